@@ -1,0 +1,31 @@
+// Bundles the extension host client, the language server, the CLI and the endpoint process into dist/.
+// Run by `npm ci` (prepare) so that `npx chat-template …` works right after install.
+import * as esbuild from "esbuild";
+import { chmodSync } from "node:fs";
+
+const watch = process.argv.includes("--watch");
+const common = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  sourcemap: true,
+  logLevel: "warning",
+  // node-llama-cpp and the native addon load shared libraries from their own folders at run time.
+  external: ["vscode", "node-llama-cpp", "@node-llama-cpp/*", "*.node"],
+};
+
+const entries = [
+  { entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js" },
+  { entryPoints: ["server/src/lsp/main.ts"], outfile: "dist/server.js" },
+  { entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+];
+
+const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+  chmodSync("dist/cli.js", 0o755);
+}

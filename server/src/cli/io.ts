@@ -1,0 +1,10 @@
+// What a CLI command may touch besides files: its output streams. Commands return their exit code.
+export interface CommandIO {
+  stdout(s: string | Uint8Array): void;
+  stderr(s: string): void;
+}
+
+export const processIO: CommandIO = {
+  stdout: (s) => void process.stdout.write(s),
+  stderr: (s) => void process.stderr.write(s),
+};

@@ -1,0 +1,48 @@
+// The `chat-template` command line: one subcommand per file, dispatched here.
+import { UsageError } from "./args";
+import { checkCommand, usage as checkUsage } from "./check";
+import { processIO, type CommandIO } from "./io";
+
+type Command = (argv: string[], io: CommandIO) => number | Promise<number>;
+
+const commands: Record<string, { run: Command; usage: string }> = {
+  check: { run: checkCommand, usage: checkUsage },
+};
+
+function helpText(): string {
+  return ["usage:", ...Object.values(commands).map((c) => "  " + c.usage)].join("\n") + "\n";
+}
+
+export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === "--help" || name === "-h" || name === "help") {
+    io.stdout(helpText());
+    return 0;
+  }
+  const cmd = name ? commands[name] : undefined;
+  if (!cmd) {
+    io.stderr((name ? `unknown command '${name}'\n` : "") + helpText());
+    return 2;
+  }
+  try {
+    return await cmd.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`chat-template ${name}: ${e.message}\nusage: ${cmd.usage}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`chat-template: internal error: ${(e as Error).stack ?? e}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

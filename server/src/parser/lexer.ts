@@ -1,0 +1,413 @@
+// Jinja2's lexer, reproduced on the original text so every token keeps its source offsets.
+// Whitespace control follows jinja2/lexer.py (3.1): `-`/`+` signs, trim_blocks (one newline after
+// a block or comment tag), lstrip_blocks (spaces before a block or comment tag at a line start),
+// universal newlines, and the dropped trailing newline (keep_trailing_newline=False).
+// It never throws: problems are collected and lexing resumes at the next sensible point.
+import type { Comment, Span, TagEdge, TagType } from "./ast";
+import { isNewlineChar, isPyWhitespace, newlineLength, normalizeNewlines } from "./pyText";
+import { decodeStringBody } from "./stringEscapes";
+import type { SyntaxProblem } from "./problems";
+
+export interface LexOptions {
+  trimBlocks: boolean;
+  lstripBlocks: boolean;
+  keepTrailingNewline: boolean;
+}
+
+/** How HF transformers configures Jinja2 for chat templates (and how llama.cpp and minja run them). */
+export const chatTemplateLexOptions: LexOptions = { trimBlocks: true, lstripBlocks: true, keepTrailingNewline: false };
+
+export type TokenType =
+  | "text"
+  | "variable_begin"
+  | "variable_end"
+  | "block_begin"
+  | "block_end"
+  | "raw_begin"
+  | "raw_end"
+  | "comment"
+  | "name"
+  | "string"
+  | "integer"
+  | "float"
+  | "operator"
+  | "eof";
+
+export interface TextData {
+  value: string;
+  valueStart: number;
+  valueEnd: number;
+  before: TagEdge | null;
+  after: TagEdge | null;
+}
+
+export interface Token extends Span {
+  type: TokenType;
+  /** name/operator: the text; string: decoded value; integer/float: source spelling; delimiters: the delimiter. */
+  value: string;
+  /** Whitespace-control sign of a delimiter token. */
+  sign?: "-" | "+" | "";
+  text?: TextData;
+}
+
+export interface LexResult {
+  tokens: Token[];
+  comments: Comment[];
+  problems: SyntaxProblem[];
+}
+
+// Operators, longest first (jinja2.lexer.operators).
+const OPERATORS = ["//", "**", "==", "!=", ">=", "<=", "+", "-", "/", "*", "%", "~", "[", "]", "(", ")", "{", "}", ">", "<", "=", ".", ":", "|", ",", ";"];
+const CLOSERS: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
+
+const INTEGER_RE = /0b(?:_?[01])+|0o(?:_?[0-7])+|0x(?:_?[\da-f])+|[1-9](?:_?\d)*|0(?:_?0)*/iy;
+const FLOAT_RE = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?e[+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/iy;
+const NAME_RE = /[\p{ID_Start}_][\p{ID_Continue}]*/uy;
+const RAW_BEGIN_RE = /\{%([-+]?)\s*raw\s*(?:-%\}|%\})/y;
+
+function matchAt(re: RegExp, s: string, pos: number): string | null {
+  re.lastIndex = pos;
+  const m = re.exec(s);
+  return m ? m[0] : null;
+}
+
+class Lexer {
+  readonly tokens: Token[] = [];
+  readonly comments: Comment[] = [];
+  readonly problems: SyntaxProblem[] = [];
+  private pos = 0;
+  /** Jinja2's `line_starting`: the previous match ended with a newline (or we are at the start). */
+  private lineStarting = true;
+  private prevEdge: TagEdge | null = null;
+  /** Where the value of the next text run may start (after whitespace a tag end consumed). */
+  private valueStart = 0;
+  private readonly limit: number;
+
+  constructor(
+    private readonly src: string,
+    private readonly opts: LexOptions,
+  ) {
+    let limit = src.length;
+    if (!opts.keepTrailingNewline && limit > 0) {
+      if (src.endsWith("\r\n")) limit -= 2;
+      else if (isNewlineChar(src.charCodeAt(limit - 1))) limit -= 1;
+    }
+    this.limit = limit;
+  }
+
+  run(): LexResult {
+    const src = this.src;
+    while (this.pos < this.limit) {
+      const tagStart = this.findTagStart(this.pos);
+      if (tagStart < 0) {
+        this.emitText(this.limit, null);
+        break;
+      }
+      const kindChar = src[tagStart + 1];
+      const rawBegin = kindChar === "%" ? matchAt(RAW_BEGIN_RE, src, tagStart) : null;
+      const signChar = src[tagStart + 2];
+      const sign = signChar === "-" || signChar === "+" ? signChar : "";
+      const type: TagType = rawBegin ? "raw_begin" : kindChar === "{" ? "variable" : kindChar === "%" ? "block" : "comment";
+      const edge: TagEdge = { type, sign, start: tagStart, end: tagStart + 2 + sign.length };
+      this.emitText(tagStart, edge);
+      if (rawBegin) this.lexRaw(tagStart, rawBegin, sign);
+      else if (type === "comment") this.lexComment(edge);
+      else this.lexTag(edge);
+    }
+    this.tokens.push({ type: "eof", value: "", start: this.src.length, end: this.src.length });
+    return { tokens: this.tokens, comments: this.comments, problems: this.problems };
+  }
+
+  private findTagStart(from: number): number {
+    const src = this.src;
+    for (let i = src.indexOf("{", from); i >= 0 && i < this.limit - 1; i = src.indexOf("{", i + 1)) {
+      const c = src[i + 1];
+      if (c === "{" || c === "%" || c === "#") return i;
+    }
+    return -1;
+  }
+
+  /** Emits the text run [pos, end) with Jinja2's stripping towards the tag `after`. */
+  private emitText(end: number, after: TagEdge | null): void {
+    const rawStart = this.pos;
+    let vStart = Math.min(this.valueStart, end);
+    let vEnd = end;
+    if (after) {
+      if (after.sign === "-") {
+        while (vEnd > vStart && isPyWhitespace(this.src.charCodeAt(vEnd - 1))) vEnd--;
+      } else if (after.sign !== "+" && this.opts.lstripBlocks && after.type !== "variable") {
+        this.lstrip(vStart, vEnd, (p) => (vEnd = p));
+      }
+    }
+    if (end > rawStart) {
+      const value = normalizeNewlines(this.src.slice(vStart, vEnd));
+      this.tokens.push({
+        type: "text",
+        value,
+        start: rawStart,
+        end,
+        text: { value, valueStart: vStart, valueEnd: vEnd, before: this.prevEdge, after },
+      });
+    }
+    this.pos = end;
+  }
+
+  /** lstrip_blocks: drop the spaces between the last line start and the tag, if that is all there is. */
+  private lstrip(vStart: number, vEnd: number, set: (p: number) => void): void {
+    let lineStart = vEnd;
+    while (lineStart > vStart && !isNewlineChar(this.src.charCodeAt(lineStart - 1))) lineStart--;
+    if (lineStart === vStart && !this.lineStarting) return;
+    if (lineStart === vEnd) return;
+    for (let p = lineStart; p < vEnd; p++) if (!isPyWhitespace(this.src.charCodeAt(p))) return;
+    set(lineStart);
+  }
+
+  /** After a tag end: consume what its sign (or trim_blocks) swallows and record the edge. */
+  private closeTag(edge: TagEdge, trims: boolean): void {
+    let p = edge.end;
+    if (edge.sign === "-") {
+      while (p < this.limit && isPyWhitespace(this.src.charCodeAt(p))) p++;
+    } else if (edge.sign === "" && trims && this.opts.trimBlocks) {
+      p += newlineLength(this.src, p);
+    }
+    p = Math.min(p, this.limit);
+    this.lineStarting = p > edge.end ? isNewlineChar(this.src.charCodeAt(p - 1)) : false;
+    this.prevEdge = edge;
+    this.valueStart = p;
+    this.pos = edge.end;
+  }
+
+  private lexComment(open: TagEdge): void {
+    const src = this.src;
+    const bodyStart = open.end;
+    const close = src.indexOf("#}", bodyStart);
+    if (close < 0 || close + 2 > this.limit) {
+      this.problems.push({
+        start: open.start,
+        end: open.end,
+        code: "syntax/unterminated-comment",
+        message: "Missing end of comment tag: '{#' is never closed by '#}'",
+        severity: "error",
+      });
+      this.comments.push({ start: open.start, end: this.limit, text: src.slice(bodyStart, this.limit) });
+      this.tokens.push({ type: "comment", value: src.slice(bodyStart, this.limit), start: open.start, end: this.limit });
+      this.pos = this.valueStart = this.limit;
+      return;
+    }
+    const prev = src[close - 1];
+    const sign = close > bodyStart && (prev === "-" || prev === "+") ? prev : "";
+    const end: TagEdge = { type: "comment", sign, start: close - sign.length, end: close + 2 };
+    const text = src.slice(bodyStart, end.start);
+    this.comments.push({ start: open.start, end: end.end, text });
+    this.tokens.push({ type: "comment", value: text, start: open.start, end: end.end });
+    this.closeTag(end, true);
+  }
+
+  private lexRaw(tagStart: number, beginText: string, sign: "-" | "+" | ""): void {
+    const src = this.src;
+    const beginEnd = tagStart + beginText.length;
+    const beginEdge: TagEdge = { type: "raw_begin", sign: beginText.endsWith("-%}") ? "-" : "", start: beginEnd - (beginText.endsWith("-%}") ? 3 : 2), end: beginEnd };
+    this.tokens.push({ type: "raw_begin", value: beginText, sign, start: tagStart, end: beginEnd });
+    // `{% raw %}` has no trim_blocks suffix in Jinja2's lexer; only `-%}` swallows what follows.
+    this.closeTag(beginEdge, false);
+    const endRe = /\{%([-+]?)\s*endraw\s*(\+%\}|-%\}|%\})/g;
+    endRe.lastIndex = beginEnd;
+    const m = endRe.exec(src);
+    if (!m || m.index + m[0].length > this.limit) {
+      this.problems.push({
+        start: tagStart,
+        end: beginEnd,
+        code: "syntax/unclosed-raw",
+        message: "Missing end of raw directive: '{% raw %}' is never closed by '{% endraw %}'",
+        severity: "error",
+      });
+      this.emitText(this.limit, null);
+      return;
+    }
+    const endSign = (m[1] || "") as "-" | "+" | "";
+    const endTagEdge: TagEdge = { type: "raw_end", sign: endSign, start: m.index, end: m.index + 2 + endSign.length };
+    this.emitText(m.index, endTagEdge);
+    const closer = m[2];
+    const closeSign = closer.startsWith("-") ? "-" : closer.startsWith("+") ? "+" : "";
+    const tagEnd = m.index + m[0].length;
+    this.tokens.push({ type: "raw_end", value: m[0], sign: endSign, start: m.index, end: tagEnd });
+    this.closeTag({ type: "raw_end", sign: closeSign, start: tagEnd - closer.length, end: tagEnd }, true);
+  }
+
+  private lexTag(open: TagEdge): void {
+    const beginType = open.type === "variable" ? "variable_begin" : "block_begin";
+    const endType = open.type === "variable" ? "variable_end" : "block_end";
+    this.tokens.push({ type: beginType, value: this.src.slice(open.start, open.end), sign: open.sign, start: open.start, end: open.end });
+    const mark = this.tokens.length;
+    const problemMark = this.problems.length;
+    let end = this.lexTagBody(open, true);
+    if (end === null) {
+      // Unclosed brackets ran to the end of the template (Jinja2 would only say "unexpected end of
+      // template"). Re-lex ignoring bracket balance so the tag ends at its delimiter; the parser
+      // then reports the missing bracket where it belongs, and the rest of the file still parses.
+      this.tokens.length = mark;
+      this.problems.length = problemMark;
+      end = this.lexTagBody(open, false);
+      if (end === null) {
+        const closer = open.type === "variable" ? "}}" : "%}";
+        this.problems.push({
+          start: open.start,
+          end: open.end,
+          code: "syntax/unclosed-tag",
+          message: `Unexpected end of template: '${this.src.slice(open.start, open.start + 2)}' is never closed by '${closer}'`,
+          severity: "error",
+        });
+        this.tokens.push({ type: endType, value: "", sign: "", start: this.pos, end: this.pos });
+        this.prevEdge = null;
+        this.lineStarting = false;
+        this.valueStart = this.pos;
+        return;
+      }
+    }
+    this.tokens.push({ type: endType, value: this.src.slice(end.start, end.end), sign: end.sign, start: end.start, end: end.end });
+    this.closeTag(end, open.type === "block");
+  }
+
+  /** Lexes inside a tag; returns the closing edge, or null at the end of input / at a new tag start. */
+  private lexTagBody(open: TagEdge, balance: boolean): TagEdge | null {
+    const src = this.src;
+    const isVar = open.type === "variable";
+    const stack: { char: string; start: number }[] = [];
+    let p = open.end;
+    while (p < this.limit) {
+      if (!balance || stack.length === 0) {
+        const close = this.matchTagEnd(p, isVar);
+        if (close) return close;
+      }
+      const c = src.charCodeAt(p);
+      if (isPyWhitespace(c)) {
+        p++;
+        continue;
+      }
+      // A new `{%` or `{#` can never continue an expression: treat the tag as unclosed there.
+      if (src[p] === "{" && (src[p + 1] === "%" || src[p + 1] === "#")) break;
+      const num = matchAt(FLOAT_RE, src, p);
+      if (num && src[p - 1] !== ".") {
+        this.tokens.push({ type: "float", value: num, start: p, end: p + num.length });
+        p += num.length;
+        continue;
+      }
+      const int = matchAt(INTEGER_RE, src, p);
+      if (int) {
+        this.tokens.push({ type: "integer", value: int, start: p, end: p + int.length });
+        p += int.length;
+        continue;
+      }
+      const name = matchAt(NAME_RE, src, p);
+      if (name) {
+        this.tokens.push({ type: "name", value: name, start: p, end: p + name.length });
+        p += name.length;
+        continue;
+      }
+      const ch = src[p];
+      if (ch === "'" || ch === '"') {
+        p = this.lexString(p);
+        continue;
+      }
+      const op = OPERATORS.find((o) => src.startsWith(o, p));
+      if (op) {
+        if (balance) this.balanceBracket(op, p, stack);
+        this.tokens.push({ type: "operator", value: op, start: p, end: p + op.length });
+        p += op.length;
+        continue;
+      }
+      const cp = src.codePointAt(p)!;
+      const len = cp > 0xffff ? 2 : 1;
+      this.problems.push({
+        start: p,
+        end: p + len,
+        code: "syntax/unexpected-char",
+        message: `unexpected char ${pyRepr(String.fromCodePoint(cp))}`,
+        severity: "error",
+      });
+      p += len;
+    }
+    this.pos = p;
+    return null;
+  }
+
+  private balanceBracket(op: string, p: number, stack: { char: string; start: number }[]): void {
+    if (op in CLOSERS) {
+      stack.push({ char: op, start: p });
+      return;
+    }
+    if (op !== ")" && op !== "]" && op !== "}") return;
+    const top = stack.pop();
+    if (!top) {
+      this.problems.push({ start: p, end: p + 1, code: "syntax/unbalanced-bracket", message: `unexpected '${op}'`, severity: "error" });
+    } else if (CLOSERS[top.char] !== op) {
+      this.problems.push({
+        start: p,
+        end: p + 1,
+        code: "syntax/unbalanced-bracket",
+        message: `unexpected '${op}', expected '${CLOSERS[top.char]}'`,
+        severity: "error",
+        related: [{ start: top.start, end: top.start + 1, message: `'${top.char}' opened here` }],
+      });
+    }
+  }
+
+  private matchTagEnd(p: number, isVar: boolean): TagEdge | null {
+    const src = this.src;
+    const type: TagType = isVar ? "variable" : "block";
+    const delim = isVar ? "}}" : "%}";
+    if (src.startsWith(delim, p)) return { type, sign: "", start: p, end: p + 2 };
+    if (src[p] === "-" && src.startsWith(delim, p + 1)) return { type, sign: "-", start: p, end: p + 3 };
+    // Jinja2 has no `+}}`; `+%}` exists for blocks only.
+    if (!isVar && src[p] === "+" && src.startsWith(delim, p + 1)) return { type, sign: "+", start: p, end: p + 3 };
+    return null;
+  }
+
+  private lexString(p: number): number {
+    const src = this.src;
+    const quote = src[p];
+    let i = p + 1;
+    while (i < this.limit && src[i] !== quote) i += src[i] === "\\" ? 2 : 1;
+    if (i >= this.limit) {
+      this.problems.push({
+        start: p,
+        end: p + 1,
+        code: "syntax/unterminated-string",
+        message: `unterminated string literal: no closing ${quote} before the end of the template`,
+        severity: "error",
+      });
+      // Skip to the end of the line so the tag end can still be found.
+      let e = p + 1;
+      while (e < this.limit && !isNewlineChar(src.charCodeAt(e))) {
+        if (src.startsWith("}}", e) || src.startsWith("%}", e)) break;
+        e++;
+      }
+      this.tokens.push({ type: "string", value: src.slice(p + 1, e), start: p, end: e });
+      return e;
+    }
+    const body = src.slice(p + 1, i);
+    const { value, problems } = decodeStringBody(body);
+    for (const pr of problems) {
+      this.problems.push({
+        start: p + 1 + pr.offset,
+        end: p + 1 + pr.offset + pr.length,
+        code: pr.jinjaRejects ? "syntax/invalid-escape" : "syntax/unresolved-escape",
+        message: pr.message,
+        severity: pr.jinjaRejects ? "error" : "warning",
+      });
+    }
+    this.tokens.push({ type: "string", value, start: p, end: i + 1 });
+    return i + 1;
+  }
+}
+
+/** Python's repr() of a one-character string, as Jinja2's messages show it. */
+function pyRepr(s: string): string {
+  return s === "'" ? `"'"` : `'${s}'`;
+}
+
+export function lex(source: string, options: LexOptions = chatTemplateLexOptions): LexResult {
+  return new Lexer(source, options).run();
+}
+
+export { normalizeNewlines };
