@@ -56,14 +56,66 @@ export interface LexResult {
   problems: SyntaxProblem[];
 }
 
-// Operators, longest first (jinja2.lexer.operators).
-const OPERATORS = ["//", "**", "==", "!=", ">=", "<=", "+", "-", "/", "*", "%", "~", "[", "]", "(", ")", "{", "}", ">", "<", "=", ".", ":", "|", ",", ";"];
+// jinja2.lexer.operators that are one character long; the two-character ones are in operatorAt.
+const SINGLE_OPERATORS = "+-/*%~[](){}><=.:|,;";
 const CLOSERS: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
 
 const INTEGER_RE = /0b(?:_?[01])+|0o(?:_?[0-7])+|0x(?:_?[\da-f])+|[1-9](?:_?\d)*|0(?:_?0)*/iy;
 const FLOAT_RE = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?e[+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/iy;
 const NAME_RE = /[\p{ID_Start}_][\p{ID_Continue}]*/uy;
 const RAW_BEGIN_RE = /\{%([-+]?)\s*raw\s*(?:-%\}|%\})/y;
+
+/** The operator at `p` (longest match first, as Jinja2's regex alternation), or null. */
+function operatorAt(src: string, p: number, c: number): string | null {
+  const next = src.charCodeAt(p + 1);
+  switch (c) {
+    case 0x2f: // /
+      if (next === 0x2f) return "//";
+      break;
+    case 0x2a: // *
+      if (next === 0x2a) return "**";
+      break;
+    case 0x3d: // =
+      if (next === 0x3d) return "==";
+      break;
+    case 0x21: // !
+      if (next === 0x3d) return "!=";
+      break;
+    case 0x3e: // >
+      if (next === 0x3d) return ">=";
+      break;
+    case 0x3c: // <
+      if (next === 0x3d) return "<=";
+      break;
+  }
+  return c < 0x80 && SINGLE_OPERATORS.includes(src[p]) ? src[p] : null;
+}
+
+function isAsciiNameChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || (c >= 0x30 && c <= 0x39);
+}
+
+/** End of the name starting at `p` (`p` itself when there is none); ASCII names skip the Unicode regex. */
+function scanName(src: string, p: number, c: number): number {
+  if (c < 0x80 && (!isAsciiNameChar(c) || c <= 0x39)) return p;
+  let e = p + 1;
+  if (c < 0x80) {
+    while (e < src.length && isAsciiNameChar(src.charCodeAt(e))) e++;
+    if (e >= src.length || src.charCodeAt(e) < 0x80) return e;
+  }
+  const name = matchAt(NAME_RE, src, p);
+  return name ? p + name.length : p;
+}
+
+/** Cheap pre-check for RAW_BEGIN_RE at a `{%`: the first word must start with `r`. */
+function mayBeRaw(src: string, tagStart: number): boolean {
+  let p = tagStart + 2;
+  const sign = src.charCodeAt(p);
+  if (sign === 0x2d || sign === 0x2b) p++;
+  let c = src.charCodeAt(p);
+  while (c === 0x20 || (c >= 0x09 && c <= 0x0d)) c = src.charCodeAt(++p);
+  return c === 0x72 || c > 0x7f;
+}
 
 function matchAt(re: RegExp, s: string, pos: number): string | null {
   re.lastIndex = pos;
@@ -104,7 +156,7 @@ class Lexer {
         break;
       }
       const kindChar = src[tagStart + 1];
-      const rawBegin = kindChar === "%" ? matchAt(RAW_BEGIN_RE, src, tagStart) : null;
+      const rawBegin = kindChar === "%" && mayBeRaw(src, tagStart) ? matchAt(RAW_BEGIN_RE, src, tagStart) : null;
       const signChar = src[tagStart + 2];
       const sign = signChar === "-" || signChar === "+" ? signChar : "";
       const type: TagType = rawBegin ? "raw_begin" : kindChar === "{" ? "variable" : kindChar === "%" ? "block" : "comment";
@@ -136,7 +188,7 @@ class Lexer {
       if (after.sign === "-") {
         while (vEnd > vStart && isPyWhitespace(this.src.charCodeAt(vEnd - 1))) vEnd--;
       } else if (after.sign !== "+" && this.opts.lstripBlocks && after.type !== "variable") {
-        this.lstrip(vStart, vEnd, (p) => (vEnd = p));
+        vEnd = this.lstrip(vStart, vEnd);
       }
     }
     if (end > rawStart) {
@@ -152,14 +204,18 @@ class Lexer {
     this.pos = end;
   }
 
-  /** lstrip_blocks: drop the spaces between the last line start and the tag, if that is all there is. */
-  private lstrip(vStart: number, vEnd: number, set: (p: number) => void): void {
+  /** lstrip_blocks: drop the spaces between the last line start and the tag, if that is all there is. Returns the new end. */
+  private lstrip(vStart: number, vEnd: number): number {
     let lineStart = vEnd;
-    while (lineStart > vStart && !isNewlineChar(this.src.charCodeAt(lineStart - 1))) lineStart--;
-    if (lineStart === vStart && !this.lineStarting) return;
-    if (lineStart === vEnd) return;
-    for (let p = lineStart; p < vEnd; p++) if (!isPyWhitespace(this.src.charCodeAt(p))) return;
-    set(lineStart);
+    const src = this.src;
+    while (lineStart > vStart) {
+      const c = src.charCodeAt(lineStart - 1);
+      if (c === 0x0a || c === 0x0d) break;
+      if (!isPyWhitespace(c)) return vEnd;
+      lineStart--;
+    }
+    if (lineStart === vStart && !this.lineStarting) return vEnd;
+    return lineStart;
   }
 
   /** After a tag end: consume what its sign (or trim_blocks) swallows and record the edge. */
@@ -274,42 +330,38 @@ class Lexer {
     const isVar = open.type === "variable";
     const stack: { char: string; start: number }[] = [];
     let p = open.end;
+    // Dispatch on the first character instead of trying each token regex in turn: tag bodies are
+    // most of a template's bytes, and the token kinds have disjoint first characters.
     while (p < this.limit) {
-      if (!balance || stack.length === 0) {
-        const close = this.matchTagEnd(p, isVar);
-        if (close) return close;
-      }
       const c = src.charCodeAt(p);
-      if (isPyWhitespace(c)) {
+      if (c <= 0x20 ? c >= 0x1c || (c >= 0x09 && c <= 0x0d) : c > 0x7f && isPyWhitespace(c)) {
         p++;
         continue;
       }
+      if ((c === 0x7d || c === 0x25 || c === 0x2d || c === 0x2b) && (!balance || stack.length === 0)) {
+        const close = this.matchTagEnd(p, isVar);
+        if (close) return close;
+      }
       // A new `{%` or `{#` can never continue an expression: treat the tag as unclosed there.
-      if (src[p] === "{" && (src[p + 1] === "%" || src[p + 1] === "#")) break;
-      const num = matchAt(FLOAT_RE, src, p);
-      if (num && src[p - 1] !== ".") {
-        this.tokens.push({ type: "float", value: num, start: p, end: p + num.length });
-        p += num.length;
+      if (c === 0x7b && (src[p + 1] === "%" || src[p + 1] === "#")) break;
+      if (c >= 0x30 && c <= 0x39) {
+        const num = src[p - 1] !== "." ? matchAt(FLOAT_RE, src, p) : null;
+        const value = num ?? matchAt(INTEGER_RE, src, p)!;
+        this.tokens.push({ type: num ? "float" : "integer", value, start: p, end: p + value.length });
+        p += value.length;
         continue;
       }
-      const int = matchAt(INTEGER_RE, src, p);
-      if (int) {
-        this.tokens.push({ type: "integer", value: int, start: p, end: p + int.length });
-        p += int.length;
+      const nameEnd = scanName(src, p, c);
+      if (nameEnd > p) {
+        this.tokens.push({ type: "name", value: src.slice(p, nameEnd), start: p, end: nameEnd });
+        p = nameEnd;
         continue;
       }
-      const name = matchAt(NAME_RE, src, p);
-      if (name) {
-        this.tokens.push({ type: "name", value: name, start: p, end: p + name.length });
-        p += name.length;
-        continue;
-      }
-      const ch = src[p];
-      if (ch === "'" || ch === '"') {
+      if (c === 0x27 || c === 0x22) {
         p = this.lexString(p);
         continue;
       }
-      const op = OPERATORS.find((o) => src.startsWith(o, p));
+      const op = operatorAt(src, p, c);
       if (op) {
         if (balance) this.balanceBracket(op, p, stack);
         this.tokens.push({ type: "operator", value: op, start: p, end: p + op.length });
@@ -365,15 +417,24 @@ class Lexer {
 
   private lexString(p: number): number {
     const src = this.src;
-    const quote = src[p];
+    const quote = src.charCodeAt(p);
     let i = p + 1;
-    while (i < this.limit && src[i] !== quote) i += src[i] === "\\" ? 2 : 1;
+    let plain = true;
+    for (let c = src.charCodeAt(i); i < this.limit && c !== quote; c = src.charCodeAt(i)) {
+      if (c === 0x5c) {
+        plain = false;
+        i += 2;
+      } else {
+        if (c === 0x0d) plain = false;
+        i++;
+      }
+    }
     if (i >= this.limit) {
       this.problems.push({
         start: p,
         end: p + 1,
         code: "syntax/unterminated-string",
-        message: `unterminated string literal: no closing ${quote} before the end of the template`,
+        message: `unterminated string literal: no closing ${src[p]} before the end of the template`,
         severity: "error",
       });
       // Skip to the end of the line so the tag end can still be found.
@@ -386,6 +447,11 @@ class Lexer {
       return e;
     }
     const body = src.slice(p + 1, i);
+    if (plain) {
+      // No escape and no newline to normalise: the value is the body as written.
+      this.tokens.push({ type: "string", value: body, start: p, end: i + 1 });
+      return i + 1;
+    }
     const { value, problems } = decodeStringBody(body);
     for (const pr of problems) {
       this.problems.push({

@@ -8,18 +8,25 @@ export interface Position {
 }
 
 export class LineIndex {
-  private readonly starts: number[] = [0];
+  private lazyStarts: number[] | null = null;
 
-  constructor(readonly text: string) {
+  constructor(readonly text: string) {}
+
+  /** Built on first use: most parses (every clean one) never convert an offset. */
+  private get starts(): number[] {
+    if (this.lazyStarts) return this.lazyStarts;
+    const text = this.text;
+    const starts = [0];
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x0d) {
         if (text.charCodeAt(i + 1) === 0x0a) i++;
-        this.starts.push(i + 1);
+        starts.push(i + 1);
       } else if (c === 0x0a) {
-        this.starts.push(i + 1);
+        starts.push(i + 1);
       }
     }
+    return (this.lazyStarts = starts);
   }
 
   get lineCount(): number {
@@ -27,11 +34,12 @@ export class LineIndex {
   }
 
   lineOf(offset: number): number {
+    const starts = this.starts;
     let lo = 0;
-    let hi = this.starts.length - 1;
+    let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= offset) lo = mid;
+      if (starts[mid] <= offset) lo = mid;
       else hi = mid - 1;
     }
     return lo;
@@ -44,9 +52,10 @@ export class LineIndex {
   }
 
   offsetAt(pos: Position): number {
-    if (pos.line >= this.starts.length) return this.text.length;
+    const starts = this.starts;
+    if (pos.line >= starts.length) return this.text.length;
     if (pos.line < 0) return 0;
-    const lineEnd = pos.line + 1 < this.starts.length ? this.starts[pos.line + 1] : this.text.length;
-    return Math.min(this.starts[pos.line] + Math.max(0, pos.character), lineEnd);
+    const lineEnd = pos.line + 1 < starts.length ? starts[pos.line + 1] : this.text.length;
+    return Math.min(starts[pos.line] + Math.max(0, pos.character), lineEnd);
   }
 }

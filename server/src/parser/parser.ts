@@ -158,6 +158,11 @@ class Parser {
     }
   }
 
+  private textNode(t: Token): A.Text {
+    const d = t.text!;
+    return { kind: "Text", id: this.id(), start: t.start, end: t.end, value: d.value, valueStart: d.valueStart, valueEnd: d.valueEnd, before: d.before, after: d.after };
+  }
+
   private errorExpr(at: number): A.ErrorExpr {
     return { kind: "ErrorExpr", id: this.id(), start: at, end: at };
   }
@@ -180,7 +185,7 @@ class Parser {
             return { body, end: { name: null, interruptedBy: null } };
           case "text":
             this.advance();
-            body.push({ kind: "Text", id: this.id(), start: t.start, end: t.end, ...t.text! });
+            body.push(this.textNode(t));
             break;
           case "comment":
             this.advance();
@@ -198,7 +203,7 @@ class Parser {
                 this.i += 2;
                 return { body, end: { name: nameTok.value, interruptedBy: null } };
               }
-              if (this.endStack.some((tags) => tags.includes(nameTok.value))) {
+              if (this.closesOuterBlock(nameTok.value)) {
                 return { body, end: { name: null, interruptedBy: nameTok } };
               }
             }
@@ -215,6 +220,11 @@ class Parser {
     } finally {
       if (endTags) this.endStack.pop();
     }
+  }
+
+  private closesOuterBlock(tagName: string): boolean {
+    for (const tags of this.endStack) if (tags.includes(tagName)) return true;
+    return false;
   }
 
   private parseOutput(): A.Output | A.ErrorStmt {
@@ -235,7 +245,7 @@ class Parser {
     let text: A.Text;
     if (this.cur.type === "text") {
       const t = this.advance();
-      text = { kind: "Text", id: this.id(), start: t.start, end: t.end, ...t.text! };
+      text = this.textNode(t);
     } else {
       text = { kind: "Text", id: this.id(), start: begin.end, end: begin.end, value: "", valueStart: begin.end, valueEnd: begin.end, before: null, after: null };
     }
@@ -828,13 +838,12 @@ class Parser {
 
   private parseTuple(o: { simplified?: boolean; withCondexpr?: boolean; extraEnd?: string[]; explicitParens?: boolean }): A.Expr {
     const start = this.cur.start;
-    const parse = o.simplified ? () => this.parsePrimary() : () => this.parseExpression(o.withCondexpr ?? true);
     const items: A.Expr[] = [];
     let isTuple = false;
     while (true) {
       if (items.length) this.expectOp(",");
       if (this.isTupleEnd(o.extraEnd)) break;
-      items.push(parse());
+      items.push(o.simplified ? this.parsePrimary() : this.parseExpression(o.withCondexpr ?? true));
       if (this.isOp(",")) isTuple = true;
       else break;
     }

@@ -14,6 +14,7 @@ export interface EscapeProblem {
 }
 
 function backslashReplace(s: string): string {
+  if (!NON_ASCII.test(s)) return s;
   let out = "";
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
@@ -40,6 +41,7 @@ const simpleEscapes: Record<string, string> = {
 };
 
 const HEX = /^[0-9a-fA-F]+$/;
+const NON_ASCII = /[^\0-\x7f]/;
 
 // Names that Python resolves algorithmically; other \N{…} names need the full Unicode name table,
 // which is not bundled (about 1 MB) — reported as a problem rather than guessed.
@@ -62,12 +64,14 @@ export function decodeStringBody(body: string): { value: string; problems: Escap
   let out = "";
   let i = 0;
   while (i < src.length) {
-    const ch = src[i];
-    if (ch !== "\\") {
-      out += ch;
-      i++;
-      continue;
+    // Copy the run up to the next backslash in one piece.
+    const bs = src.indexOf("\\", i);
+    if (bs < 0) {
+      out += src.slice(i);
+      break;
     }
+    out += src.slice(i, bs);
+    i = bs;
     const next = src[i + 1];
     if (next === undefined) {
       problems.push({ offset: i, length: 1, message: "\\ at end of string", jinjaRejects: true });
@@ -134,7 +138,7 @@ export function decodeStringBody(body: string): { value: string; problems: Escap
       continue;
     }
     // Python keeps unknown escapes as written.
-    out += ch + next;
+    out += "\\" + next;
     i += 2;
   }
   return { value: out, problems };
