@@ -1,0 +1,86 @@
+// The dialect interface: what one engine version does differently, as tables plus small hooks.
+// The interpreter (server/src/interpreter) is engine-neutral and asks the dialect for everything
+// that varies between engines; a new engine version is a new file in this folder that starts from
+// an existing dialect and replaces what differs (see jinja2-3.1.ts and ARCHITECTURE.md).
+import type * as A from "../parser/ast";
+import type { EngineId } from "../types";
+import type { CauseCode, Fault } from "../interpreter/errors";
+import type { Runtime } from "../interpreter/runtime";
+import type { CallArgs, Value } from "../interpreter/values";
+
+export type FilterFn = (rt: Runtime, value: Value, a: CallArgs) => Value;
+export type TestFn = (rt: Runtime, value: Value, a: CallArgs) => boolean;
+/** A method of a builtin type: `'a,b'.split(',')` calls `methods.str.split(rt, 'a,b', args)`. */
+export type Method = (rt: Runtime, self: Value, a: CallArgs) => Value;
+export type MethodTable = Readonly<Record<string, Method>>;
+
+export interface MethodTables {
+  str: MethodTable;
+  list: MethodTable;
+  dict: MethodTable;
+  tuple: MethodTable;
+  int: MethodTable;
+  float: MethodTable;
+}
+
+export type ArithOp = "+" | "-" | "*" | "/" | "//" | "%" | "**";
+export type CompareOp = "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not in";
+
+/** Value semantics: each member may be replaced alone (`{ ...pythonOps, truthy: mine }`). */
+export interface Operators {
+  arith(op: ArithOp, a: Value, b: Value, rt: Runtime): Value;
+  /** `a ~ b` */
+  concat(a: Value, b: Value, rt: Runtime): Value;
+  neg(v: Value, rt: Runtime): Value;
+  pos(v: Value, rt: Runtime): Value;
+  compare(op: CompareOp, a: Value, b: Value, rt: Runtime): boolean;
+  truthy(v: Value): boolean;
+  /** `obj.name` — including what happens on undefined (Jinja2 raises; lenient engines chain). */
+  getattr(obj: Value, name: string, rt: Runtime): Value;
+  /** `obj[key]`, and `obj.0` where the parser marked it numeric. */
+  getitem(obj: Value, key: Value, rt: Runtime): Value;
+  /** `obj[start:stop:step]` (missing parts are undefined). */
+  slice(obj: Value, start: Value | undefined, stop: Value | undefined, step: Value | undefined, rt: Runtime): Value;
+  iterate(v: Value, rt: Runtime): Iterable<Value>;
+  /** `for a, b in …` / `set a, b = …`: the items of one element, or a fault. */
+  unpack(v: Value, n: number, rt: Runtime): Value[];
+}
+
+/** A construct the engine refuses: at parse time (nothing renders) or when reached. */
+export interface Refusal {
+  code: CauseCode;
+  message: string;
+  when: "parse" | "render";
+}
+
+export interface Dialect {
+  engine: EngineId;
+  /** The exact engine version the rules were measured on, e.g. "Jinja2 3.1.2". */
+  version: string;
+  /** Where the behaviour comes from (sources read, engine runs that were compared). */
+  evidence: string;
+
+  /** `{{ v }}` — how values print (None, booleans, floats, containers). */
+  str(v: Value, rt: Runtime): string;
+  /** The text a Text node emits; lets an engine apply its own whitespace rules to the source. */
+  text(node: A.Text, source: string): string;
+  /** Called once per node before rendering (cached per template); `ancestors` ends with the parent; `self` is the dialect in use (which may extend the one defining the hook). */
+  refuse(node: A.Node, ancestors: readonly A.Node[], self: Dialect): Refusal | null;
+
+  ops: Operators;
+  /** Absent names do not exist in the engine; using one raises `unknownFilter`/`unknownTest`. */
+  filters: Readonly<Record<string, FilterFn>>;
+  tests: Readonly<Record<string, TestFn>>;
+  methods: MethodTables;
+  /** Names every template sees (range, namespace, raise_exception, strftime_now, …). */
+  globals: Readonly<Record<string, Value>>;
+  unknownFilter(name: string): Fault;
+  unknownTest(name: string): Fault;
+  /** The engine's wording of an error (Jinja2: `TypeError: …`). */
+  errorMessage(f: Fault): string;
+}
+
+/** Own-property lookup: template-chosen names must never reach Object.prototype. */
+export function own<T>(table: Readonly<Record<string, T>>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}

@@ -1,0 +1,17 @@
+// The registry of dialects: engine id → the dialect of the engine version the project targets.
+// A new engine (or version) is one file in this folder plus one line here.
+import type { EngineId } from "../types";
+import type { Dialect } from "./dialect";
+import { jinja2_3_1 } from "./jinja2-3.1";
+
+const DIALECTS: Partial<Record<EngineId, Dialect>> = {
+  jinja2: jinja2_3_1,
+};
+
+export function dialectFor(engine: EngineId): Dialect | undefined {
+  return DIALECTS[engine];
+}
+
+export function registeredEngines(): EngineId[] {
+  return Object.keys(DIALECTS) as EngineId[];
+}

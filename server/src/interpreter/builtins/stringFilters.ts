@@ -1,0 +1,159 @@
+// Jinja2's string filters (jinja2/filters.py, 3.1) with autoescape off, as chat templates run.
+// "soft_str" in Jinja2 is str() of the value, so None becomes 'None' before lower/trim/….
+import type { FilterFn } from "../../dialects/dialect";
+import { PyDict } from "../dict";
+import { Fault } from "../errors";
+import { truthy } from "../python/compare";
+import { escapeHtml, escapeValue } from "../python/markup";
+import { isInt, toBig } from "../python/numbers";
+import { percentFormat } from "../python/percentFormat";
+import { codePoints, isPySpace, pyLen } from "../python/text";
+import type { Runtime } from "../runtime";
+import { Undefined } from "../undefined";
+import { Markup, Tuple, typeName, type Value } from "../values";
+import { bind, opt } from "./args";
+import { pyCapitalize, splitlines, strMethods } from "./strMethods";
+
+function soft(rt: Runtime, v: Value): string {
+  return v instanceof Markup ? v.s : rt.str(v);
+}
+
+/** Applies a str method to the value's str(), keeping Markup-ness as Jinja2's soft_str does. */
+function viaMethod(name: string, rt: Runtime, v: Value, args: Value[]): Value {
+  const self = v instanceof Markup ? v : soft(rt, v);
+  return strMethods[name](rt, self, { args, kwargs: null });
+}
+
+function wrapLike(v: Value, s: string): Value {
+  return v instanceof Markup ? new Markup(s) : s;
+}
+
+function intArg(v: Value, dflt: number): number {
+  if (v === undefined || v === null) return dflt;
+  if (v instanceof Undefined) throw v.fault();
+  if (!isInt(v)) throw Fault.type(`'${typeof v === "number" ? "float" : "str"}' object cannot be interpreted as an integer`);
+  return Number(toBig(v));
+}
+
+const WORD_BEGINNING = /([-\s({[<]+)/u;
+
+/** Python's urllib.parse.quote: everything but unreserved characters (and `safe`) percent-encoded. */
+function urlQuote(rt: Runtime, v: Value, forQs: boolean): string {
+  const s = typeof v === "string" ? v : v instanceof Markup ? v.s : rt.str(v);
+  const safe = forQs ? "" : "/";
+  let out = "";
+  for (const byte of new TextEncoder().encode(s)) {
+    const ch = String.fromCharCode(byte);
+    out += /[A-Za-z0-9_.\-~]/.test(ch) || safe.includes(ch) ? ch : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+  }
+  return forQs ? out.replace(/%20/g, "+") : out;
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+
+/** markupsafe's striptags: drop comments and tags, collapse whitespace, unescape entities. */
+function striptags(s: string): string {
+  const text = s.replace(/<!--.*?-->/gs, "").replace(/<.*?>/gs, "");
+  const collapsed = codePoints(text)
+    .map((c) => (isPySpace(c) ? " " : c))
+    .join("")
+    .split(" ")
+    .filter(Boolean)
+    .join(" ");
+  return collapsed.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+    if (e[0] === "#") return String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+
+export const stringFilters: Record<string, FilterFn> = {
+  capitalize: (rt, v) => wrapLike(v, pyCapitalize(soft(rt, v))),
+  center: (rt, v, a) => {
+    const [width] = bind("do_center", ["width"], a);
+    return viaMethod("center", rt, v, [opt(width, 80n)]);
+  },
+  escape: (rt, v) => escapeValue(v, rt.str),
+  forceescape: (rt, v) => new Markup(escapeHtml(v instanceof Markup ? v.s : rt.str(v))),
+  format: (rt, v, a) => {
+    if (a.args.length && a.kwargs?.size) throw new Fault("runtime/error", "FilterArgumentError", "can't handle positional and keyword arguments at the same time");
+    return percentFormat(soft(rt, v), a.kwargs?.size ? PyDict.from(a.kwargs) : new Tuple(a.args), rt);
+  },
+  indent: (rt, v, a) => {
+    const [width, first, blank] = bind("do_indent", ["width", "first", "blank"], a);
+    const w = opt(width, 4n);
+    const ind = typeof w === "string" ? w : w instanceof Markup ? w.s : " ".repeat(intArg(w, 4));
+    const lines = splitlines(soft(rt, v) + "\n", false);
+    let rv: string;
+    if (truthy(opt(blank, false))) rv = lines.join("\n" + ind);
+    else {
+      rv = lines.shift() ?? "";
+      if (lines.length) rv += "\n" + lines.map((l) => (l ? ind + l : l)).join("\n");
+    }
+    if (truthy(opt(first, false))) rv = ind + rv;
+    rt.checkSize(rv.length);
+    return wrapLike(v, rv);
+  },
+  lower: (rt, v) => viaMethod("lower", rt, v, []),
+  replace: (rt, v, a) => {
+    const [old, by, count] = bind("do_replace", ["old", "new", "count"], a, 2);
+    const n = count === undefined || count === null ? -1n : count;
+    return strMethods.replace(rt, rt.str(v), { args: [rt.str(old!), rt.str(by!), n], kwargs: null });
+  },
+  safe: (rt, v) => (v instanceof Markup ? v : new Markup(rt.str(v))),
+  string: (rt, v) => (v instanceof Markup ? v : rt.str(v)),
+  striptags: (rt, v) => striptags(v instanceof Markup ? v.s : rt.str(v)),
+  title: (rt, v) =>
+    wrapLike(
+      v,
+      soft(rt, v)
+        .split(WORD_BEGINNING)
+        .filter(Boolean)
+        .map((item) => {
+          const cps = codePoints(item);
+          return cps[0].toUpperCase() + cps.slice(1).join("").toLowerCase();
+        })
+        .join(""),
+    ),
+  trim: (rt, v, a) => {
+    const [chars] = bind("do_trim", ["chars"], a);
+    return viaMethod("strip", rt, v, chars === undefined ? [] : [chars]);
+  },
+  truncate: (rt, v, a) => {
+    const [lengthV, killwords, endV, leewayV] = bind("do_truncate", ["length", "killwords", "end", "leeway"], a);
+    const s = codePoints(soft(rt, v));
+    const length = intArg(opt(lengthV, 255n), 255);
+    const end = rt.str(opt(endV, "..."));
+    const leeway = intArg(opt(leewayV, 5n), 5);
+    if (length < pyLen(end)) throw new Fault("runtime/error", "AssertionError", `expected length >= ${pyLen(end)}, got ${length}`);
+    if (leeway < 0) throw new Fault("runtime/error", "AssertionError", `expected leeway >= 0, got ${leeway}`);
+    if (s.length <= length + leeway) return s.join("");
+    const head = s.slice(0, length - pyLen(end)).join("");
+    if (truthy(opt(killwords, false))) return head + end;
+    const cut = head.lastIndexOf(" ");
+    return (cut < 0 ? head : head.slice(0, cut)) + end;
+  },
+  upper: (rt, v) => viaMethod("upper", rt, v, []),
+  urlencode: (rt, v) => {
+    if (typeof v === "string" || v instanceof Markup || typeof v !== "object" || v === null) return urlQuote(rt, v, false);
+    const pairs: Value[] = v instanceof PyDict ? [...v.entries()].map(([k, x]) => new Tuple([k, x])) : [...rt.iterate(v)];
+    return pairs
+      .map((p) => {
+        const [k, x] = rt.dialect.ops.unpack(p, 2, rt);
+        return `${urlQuote(rt, k, true)}=${urlQuote(rt, x, true)}`;
+      })
+      .join("&");
+  },
+  wordcount: (rt, v) => BigInt(soft(rt, v).match(/[\p{L}\p{N}_]+/gu)?.length ?? 0),
+  xmlattr: (rt, v, a) => {
+    const [autospace] = bind("do_xmlattr", ["autospace"], a);
+    if (!(v instanceof PyDict)) throw new Fault("runtime/type", "AttributeError", `'${typeName(v)}' object has no attribute 'items'`);
+    const items: string[] = [];
+    for (const [k, x] of v.entries()) {
+      if (x === null || x instanceof Undefined) continue;
+      items.push(`${escapeValue(k, rt.str).s}="${escapeValue(x, rt.str).s}"`);
+    }
+    const rv = items.join(" ");
+    return truthy(opt(autospace, true)) && rv ? " " + rv : rv;
+  },
+};
+stringFilters.e = stringFilters.escape;

@@ -1,0 +1,138 @@
+// Jinja2's filters on single values (numbers, defaults, conversion, JSON), plus HF transformers'
+// `tojson`. Filters whose output is random or needs Python's textwrap/urlize are refused with
+// runtime/not-reproduced rather than guessed.
+import type { FilterFn } from "../../dialects/dialect";
+import { PyDict } from "../dict";
+import { Fault } from "../errors";
+import { pyAttribute } from "../python/access";
+import { truthy } from "../python/compare";
+import { jsonDumps } from "../python/jsonDumps";
+import { isInt, isNumber, toBig, toFloat } from "../python/numbers";
+import { reprValue } from "../python/repr";
+import { pyRound } from "../python/round";
+import { parsePyFloat, parsePyInt } from "../python/parseNumber";
+import { formatValue } from "../python/formatSpec";
+import { Undefined } from "../undefined";
+import { Markup, Tuple, typeName, type Value } from "../values";
+import { bind, opt } from "./args";
+
+function strOf(v: Value): string | null {
+  return typeof v === "string" ? v : v instanceof Markup ? v.s : null;
+}
+
+/** Python's int(v) / int(v, base), or null where it raises TypeError/ValueError. */
+function toInt(v: Value, base: number): bigint | null {
+  if (v instanceof Undefined) throw v.fault();
+  const s = strOf(v);
+  if (s !== null) return parsePyInt(s, base);
+  if (isInt(v)) return toBig(v);
+  if (typeof v === "number") return Number.isFinite(v) ? BigInt(Math.trunc(v)) : null;
+  return null;
+}
+
+/** Python's float(v), or null where it raises. */
+function toPyFloat(v: Value): number | null {
+  if (v instanceof Undefined) throw v.fault();
+  const s = strOf(v);
+  if (s !== null) return parsePyFloat(s);
+  return isNumber(v) ? toFloat(v) : null;
+}
+
+function notReproduced(name: string, why: string): FilterFn {
+  return () => {
+    throw Fault.notReproduced(`the '${name}' filter is not reproduced: ${why}`);
+  };
+}
+
+/** pprint.pformat, for values whose repr fits its 80-column line (dict keys come out sorted). */
+function pformat(v: Value): string {
+  const sortedRepr = (x: Value): string => {
+    if (x instanceof PyDict) {
+      const entries = [...x.entries()].sort((a, b) => (reprValue(a[0]) < reprValue(b[0]) ? -1 : 1));
+      return "{" + entries.map(([k, y]) => `${reprValue(k)}: ${sortedRepr(y)}`).join(", ") + "}";
+    }
+    if (Array.isArray(x)) return "[" + x.map(sortedRepr).join(", ") + "]";
+    return reprValue(x);
+  };
+  const s = sortedRepr(v);
+  if (s.length > 80) throw Fault.notReproduced("pprint of a value longer than one 80-column line is not reproduced");
+  return s;
+}
+
+export const valueFilters: Record<string, FilterFn> = {
+  abs: (_rt, v) => {
+    if (v instanceof Undefined) throw v.fault();
+    if (typeof v === "number") return Math.abs(v);
+    if (isInt(v)) {
+      const n = toBig(v);
+      return n < 0n ? -n : n;
+    }
+    throw Fault.type(`bad operand type for abs(): '${typeName(v)}'`);
+  },
+  attr: (rt, v, a) => {
+    const [name] = bind("do_attr", ["name"], a, 1);
+    const n = rt.str(name!);
+    return pyAttribute(v, n, rt) === undefined && !(v instanceof Undefined) ? Undefined.member(v, n) : rt.getattr(v, n);
+  },
+  default: (_rt, v, a) => {
+    const [dflt, boolean] = bind("do_default", ["default_value", "boolean"], a);
+    return v instanceof Undefined || (truthy(opt(boolean, false)) && !truthy(v)) ? opt(dflt, "") : v;
+  },
+  filesizeformat: (_rt, v, a) => {
+    const [binary] = bind("do_filesizeformat", ["binary"], a);
+    const bytes = toPyFloat(v);
+    if (bytes === null) throw Fault.value(`could not convert string to float: ${reprValue(v)}`);
+    const bin = truthy(opt(binary, false));
+    const base = bin ? 1024 : 1000;
+    const prefixes = bin ? ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"] : ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
+    if (bytes === 1) return "1 Byte";
+    if (bytes < base) return `${Math.trunc(bytes)} Bytes`;
+    let i = 0;
+    while (i < prefixes.length - 1 && bytes >= base ** (i + 2)) i++;
+    return `${formatValue((base * bytes) / base ** (i + 2), ".1f")} ${prefixes[i]}`;
+  },
+  float: (_rt, v, a) => {
+    const [dflt] = bind("do_float", ["default"], a);
+    return toPyFloat(v) ?? opt(dflt, 0);
+  },
+  int: (_rt, v, a) => {
+    const [dflt, baseV] = bind("do_int", ["default", "base"], a);
+    const base = Number(opt(baseV, 10n));
+    const direct = toInt(v, base);
+    if (direct !== null) return direct;
+    const f = toPyFloat(v);
+    return f !== null && Number.isFinite(f) ? BigInt(Math.trunc(f)) : opt(dflt, 0n);
+  },
+  pprint: (_rt, v) => pformat(v),
+  random: notReproduced("random", "its output is random"),
+  round: (_rt, v, a) => {
+    const [precV, methodV] = bind("do_round", ["precision", "method"], a);
+    const method = opt(methodV, "common");
+    if (method !== "common" && method !== "ceil" && method !== "floor") throw new Fault("runtime/error", "FilterArgumentError", "method must be common, ceil or floor");
+    const prec = opt(precV, 0n);
+    if (!isInt(prec)) throw Fault.type(`'${typeName(prec)}' object cannot be interpreted as an integer`);
+    if (v instanceof Undefined) throw v.fault();
+    if (!isNumber(v)) throw Fault.type(`type ${typeName(v)} doesn't define __round__ method`);
+    const p = Number(toBig(prec));
+    if (method === "common") return isInt(v) ? (p >= 0 ? toBig(v) : BigInt(pyRound(Number(toBig(v)), p))) : pyRound(v, p);
+    const f = method === "ceil" ? Math.ceil : Math.floor;
+    return f(toFloat(v) * 10 ** p) / 10 ** p;
+  },
+  tojson: (rt, v, a) => {
+    const [ensureAscii, indent, separators, sortKeys] = bind("tojson", ["ensure_ascii", "indent", "separators", "sort_keys"], a);
+    const ind = opt(indent, null);
+    const indentStr = ind === null ? null : typeof ind === "string" ? ind : isInt(ind) ? " ".repeat(Math.max(0, Number(toBig(ind)))) : null;
+    let itemSeparator = indentStr === null ? ", " : ",";
+    let keySeparator = ": ";
+    const seps = opt(separators, null);
+    if (seps !== null) {
+      const pair = Array.isArray(seps) ? seps : seps instanceof Tuple ? seps.items : null;
+      if (!pair || pair.length !== 2) throw Fault.value("too many values to unpack (expected 2)");
+      [itemSeparator, keySeparator] = pair.map((x) => strOf(x) ?? rt.str(x));
+    }
+    return jsonDumps(v, { ensureAscii: truthy(opt(ensureAscii, false)), indent: indentStr, itemSeparator, keySeparator, sortKeys: truthy(opt(sortKeys, false)) }, (n) => rt.checkSize(n));
+  },
+  urlize: notReproduced("urlize", "its URL heuristics are not modelled"),
+  wordwrap: notReproduced("wordwrap", "Python's textwrap is not modelled"),
+};
+valueFilters.d = valueFilters.default;

@@ -1,0 +1,429 @@
+// The tree-walking interpreter: one for every engine, asking the dialect for everything that
+// varies (printing, operators, filters, tests, methods, globals, whitespace). It implements the
+// Runtime that builtins see. Faults are stamped with the innermost node that raised them; every
+// node evaluated spends one step of the budget.
+import { own, type Dialect, type Operators, type Refusal } from "../dialects/dialect";
+import type * as A from "../parser/ast";
+import type { LineIndex } from "../parser/lineIndex";
+import { PyDict } from "./dict";
+import { Fault } from "./errors";
+import type { Limits } from "./limits";
+import { LoopContext } from "./loop";
+import { Macro, macroUses, type Bound } from "./macro";
+import { Output, type Chunk } from "./output";
+import type { Runtime, WallClock } from "./runtime";
+import { Scope } from "./scope";
+import { Undefined } from "./undefined";
+import { Callable, Namespace, Tuple, typeName, type CallArgs, type Value } from "./values";
+
+const NORMAL = 0;
+const BREAK = 1;
+const CONTINUE = 2;
+type Signal = typeof NORMAL | typeof BREAK | typeof CONTINUE;
+
+export interface EvaluatorSetup {
+  source: string;
+  lines: LineIndex;
+  context: PyDict;
+  dialect: Dialect;
+  limits: Limits;
+  now: () => WallClock;
+  /** Constructs the dialect refuses when they are reached (see Dialect.refuse). */
+  refusals: ReadonlyMap<number, Refusal>;
+}
+
+export class Evaluator implements Runtime {
+  readonly dialect: Dialect;
+  private readonly ops: Operators;
+  private steps = 0;
+  private depth = 0;
+  /** The string the last macro call returned and where its bytes came from (for provenance). */
+  private lastCall: { value: string; chunks: readonly Chunk[] } | null = null;
+  private readonly hasRefusals: boolean;
+
+  constructor(private readonly setup: EvaluatorSetup) {
+    this.dialect = setup.dialect;
+    this.ops = setup.dialect.ops;
+    this.hasRefusals = setup.refusals.size > 0;
+  }
+
+  renderTemplate(t: A.Template, out: Output): void {
+    this.block(t.body, new Scope(null), out);
+  }
+
+  // ------------------------------------------------------------ Runtime
+
+  /** A bound arrow: builtins pass it around as a plain function. */
+  readonly str = (v: Value): string => this.dialect.str(v, this);
+  call(fn: Value, a: CallArgs): Value {
+    if (fn instanceof Callable) return fn.call(this, a);
+    if (fn instanceof Undefined) throw fn.fault();
+    throw Fault.type(`'${typeName(fn)}' object is not callable`);
+  }
+  getattr(obj: Value, name: string): Value {
+    return this.ops.getattr(obj, name, this);
+  }
+  getitem(obj: Value, key: Value): Value {
+    return this.ops.getitem(obj, key, this);
+  }
+  iterate(v: Value): Iterable<Value> {
+    return this.ops.iterate(v, this);
+  }
+  filter(name: string, v: Value, a: CallArgs): Value {
+    const f = own(this.dialect.filters, name);
+    if (!f) throw this.dialect.unknownFilter(name);
+    return f(this, v, a);
+  }
+  test(name: string, v: Value, a: CallArgs): boolean {
+    const t = own(this.dialect.tests, name);
+    if (!t) throw this.dialect.unknownTest(name);
+    return t(this, v, a);
+  }
+  now(): WallClock {
+    return this.setup.now();
+  }
+  tick(n: number): void {
+    this.steps += n;
+    if (this.steps > this.setup.limits.steps) throw new Fault("limit/steps", null, `step budget of ${this.setup.limits.steps} exceeded`);
+  }
+  checkSize(length: number): void {
+    if (length > this.setup.limits.output) throw new Fault("limit/output", null, `value exceeds the output limit of ${this.setup.limits.output}`);
+  }
+
+  // ------------------------------------------------------------ statements
+
+  private block(body: readonly A.Stmt[], scope: Scope, out: Output): Signal {
+    for (let i = 0; i < body.length; i++) {
+      const sig = this.stmt(body[i], scope, out);
+      if (sig !== NORMAL) return sig;
+    }
+    return NORMAL;
+  }
+
+  private stmt(n: A.Stmt, scope: Scope, out: Output): Signal {
+    this.tick(1);
+    if (this.hasRefusals) this.checkRefusal(n);
+    try {
+      return this.execStmt(n, scope, out);
+    } catch (e) {
+      throw this.locate(e, n);
+    }
+  }
+
+  private execStmt(n: A.Stmt, scope: Scope, out: Output): Signal {
+    switch (n.kind) {
+      case "Text":
+        out.write(this.dialect.text(n, this.setup.source), n);
+        return NORMAL;
+      case "Output":
+        this.print(n.expr, scope, out, n);
+        return NORMAL;
+      case "If":
+        for (const b of n.branches) {
+          if (this.ops.truthy(this.expr(b.test, scope))) return this.block(b.body, scope, out);
+        }
+        return n.orElse ? this.block(n.orElse, scope, out) : NORMAL;
+      case "For":
+        this.forLoop(n, this.expr(n.iter, scope), scope, out, 0);
+        return NORMAL;
+      case "Set":
+        this.assign(n.target, this.expr(n.value, scope), scope);
+        return NORMAL;
+      case "SetBlock": {
+        const body = this.capture(n.body, new Scope(scope));
+        this.assign(n.target, n.filter ? this.filterChain(n.filter, body, scope) : body, scope);
+        return NORMAL;
+      }
+      case "Macro":
+        scope.set(n.name, this.macro(n.name, n.params, n.body, macroUses(n), scope));
+        return NORMAL;
+      case "CallBlock": {
+        const caller = this.macro("caller", n.params, n.body, macroUses(n), scope);
+        const fn = this.expr(n.call.callee, scope);
+        const a = this.args(n.call, scope);
+        a.kwargs = (a.kwargs ?? new Map()).set("caller", caller);
+        this.lastCall = null;
+        this.writeValue(this.call(fn, a), out, n);
+        return NORMAL;
+      }
+      case "FilterBlock": {
+        const body = this.capture(n.body, new Scope(scope));
+        out.write(this.str(this.filterChain(n.filter, body, scope)), n);
+        return NORMAL;
+      }
+      case "Raw":
+        out.write(this.dialect.text(n.text, this.setup.source), n.text);
+        return NORMAL;
+      case "Generation":
+      case "BlockStmt":
+        return this.block(n.body, new Scope(scope), out);
+      case "With": {
+        const inner = new Scope(scope);
+        for (const a of n.assignments) this.assign(a.target, this.expr(a.value, scope), inner);
+        return this.block(n.body, inner, out);
+      }
+      case "Break":
+        return BREAK;
+      case "Continue":
+        return CONTINUE;
+      case "Include":
+      case "Import":
+      case "FromImport":
+      case "Extends":
+        throw new Fault("runtime/no-loader", "TypeError", "no loader for this environment specified");
+      case "ErrorStmt":
+        throw new Fault("syntax/error", "TemplateSyntaxError", "this tag did not parse");
+    }
+  }
+
+  private print(e: A.Expr, scope: Scope, out: Output, n: A.Node): void {
+    this.lastCall = null;
+    this.writeValue(this.expr(e, scope), out, n);
+  }
+
+  /** Writes a value; a macro's own output printed as is keeps the provenance of its insides. */
+  private writeValue(v: Value, out: Output, n: A.Node): void {
+    const s = this.str(v);
+    const last = this.lastCall;
+    if (last !== null && last.value === s) out.writeTraced(s, last.chunks);
+    else out.write(s, n);
+  }
+
+  private capture(body: readonly A.Stmt[], scope: Scope): string {
+    const out = new Output(this.setup.limits.output);
+    this.block(body, scope, out);
+    return out.toString();
+  }
+
+  /** `{% filter a | b %}` / `{% set x | a | b %}`: the chain's innermost filter gets `value`. */
+  private filterChain(f: A.Filter, value: Value, scope: Scope): Value {
+    const input = f.expr === null ? value : f.expr.kind === "Filter" ? this.filterChain(f.expr, value, scope) : this.expr(f.expr, scope);
+    return this.applyFilter(f, input, scope);
+  }
+
+  private forLoop(n: A.For, iterable: Value, scope: Scope, out: Output, depth0: number): void {
+    let items = Array.from(this.ops.iterate(iterable, this));
+    this.tick(items.length);
+    if (n.filter) {
+      const test = n.filter;
+      items = items.filter((item) => {
+        const s = new Scope(scope);
+        this.assign(n.target, item, s);
+        return this.ops.truthy(this.expr(test, s));
+      });
+    }
+    const recurse = n.recursive
+      ? (it: Value): Value => this.nested(() => {
+          const sub = new Output(this.setup.limits.output);
+          this.forLoop(n, it, scope, sub, depth0 + 1);
+          return this.returned(sub);
+        })
+      : null;
+    const loop = new LoopContext(items, depth0, recurse);
+    for (let i = 0; i < items.length; i++) {
+      loop.index0 = i;
+      const s = new Scope(scope);
+      this.assign(n.target, items[i], s);
+      s.set("loop", loop);
+      if (this.block(n.body, s, out) === BREAK) break;
+    }
+    if (items.length === 0 && n.orElse) this.block(n.orElse, scope, out);
+  }
+
+  private assign(target: A.Expr, v: Value, scope: Scope): void {
+    switch (target.kind) {
+      case "Name":
+        scope.set(target.name, v);
+        return;
+      case "Tuple": {
+        const items = this.ops.unpack(v, target.items.length, this);
+        target.items.forEach((t, i) => this.assign(t, items[i], scope));
+        return;
+      }
+      case "GetAttr": {
+        const ns = target.object.kind === "Name" ? this.lookup(target.object.name, scope) : null;
+        if (!(ns instanceof Namespace)) throw Fault.runtime("cannot assign attribute on non-namespace object");
+        ns.attrs.set(target.attr, v);
+        return;
+      }
+    }
+    throw Fault.runtime(`cannot assign to ${target.kind}`);
+  }
+
+  private macro(name: string, params: readonly A.Param[], body: readonly A.Stmt[], uses: ReturnType<typeof macroUses>, closure: Scope): Macro {
+    return new Macro(name, params, uses, (bound: Bound) =>
+      this.nested(() => {
+        const s = new Scope(closure);
+        params.forEach((p, i) => {
+          let v = bound.values[i];
+          if (v === undefined) v = p.default ? this.expr(p.default, s) : Undefined.hint(`parameter '${p.name}' was not provided`);
+          s.set(p.name, v);
+        });
+        for (const [k, v] of bound.extra) s.set(k, v);
+        const out = new Output(this.setup.limits.output);
+        this.block(body, s, out);
+        return this.returned(out);
+      }),
+    );
+  }
+
+  private returned(out: Output): string {
+    const value = out.toString();
+    this.lastCall = { value, chunks: out.chunks };
+    return value;
+  }
+
+  private nested<T>(f: () => T): T {
+    if (this.depth >= this.setup.limits.recursion) {
+      throw new Fault("limit/recursion", null, `macro calls nested deeper than ${this.setup.limits.recursion}`);
+    }
+    this.depth++;
+    try {
+      return f();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  // ------------------------------------------------------------ expressions
+
+  private expr(n: A.Expr, scope: Scope): Value {
+    this.tick(1);
+    if (this.hasRefusals) this.checkRefusal(n);
+    try {
+      return this.evalExpr(n, scope);
+    } catch (e) {
+      throw this.locate(e, n);
+    }
+  }
+
+  private evalExpr(n: A.Expr, scope: Scope): Value {
+    switch (n.kind) {
+      case "Const":
+      case "Str":
+      case "Int":
+      case "Float":
+        return n.value;
+      case "Name":
+        return this.lookup(n.name, scope);
+      case "GetAttr": {
+        const obj = this.expr(n.object, scope);
+        return n.numeric ? this.ops.getitem(obj, BigInt(n.attr), this) : this.ops.getattr(obj, n.attr, this);
+      }
+      case "GetItem": {
+        const obj = this.expr(n.object, scope);
+        const ix = n.index;
+        if (ix.kind === "Slice") {
+          const part = (e: A.Expr | null) => (e ? this.expr(e, scope) : undefined);
+          return this.ops.slice(obj, part(ix.startExpr), part(ix.stopExpr), part(ix.stepExpr), this);
+        }
+        return this.ops.getitem(obj, this.expr(ix, scope), this);
+      }
+      case "Call": {
+        const fn = this.expr(n.callee, scope);
+        return this.call(fn, this.args(n, scope));
+      }
+      case "Filter":
+        return this.applyFilter(n, n.expr ? this.expr(n.expr, scope) : null, scope);
+      case "Test": {
+        const v = this.expr(n.expr, scope);
+        const t = own(this.dialect.tests, n.name);
+        if (!t) throw this.dialect.unknownTest(n.name);
+        return t(this, v, this.args(n, scope)) !== n.negated;
+      }
+      case "Unary": {
+        const v = this.expr(n.operand, scope);
+        return n.op === "not" ? !this.ops.truthy(v) : n.op === "-" ? this.ops.neg(v, this) : this.ops.pos(v, this);
+      }
+      case "Binary": {
+        const a = this.expr(n.left, scope);
+        switch (n.op) {
+          case "and":
+            return this.ops.truthy(a) ? this.expr(n.right, scope) : a;
+          case "or":
+            return this.ops.truthy(a) ? a : this.expr(n.right, scope);
+          case "~":
+            return this.ops.concat(a, this.expr(n.right, scope), this);
+          default:
+            return this.ops.arith(n.op, a, this.expr(n.right, scope), this);
+        }
+      }
+      case "Compare": {
+        let left = this.expr(n.left, scope);
+        for (const o of n.ops) {
+          const right = this.expr(o.right, scope);
+          if (!this.ops.compare(o.op, left, right, this)) return false;
+          left = right;
+        }
+        return true;
+      }
+      case "Conditional":
+        if (this.ops.truthy(this.expr(n.test, scope))) return this.expr(n.then, scope);
+        if (n.orElse) return this.expr(n.orElse, scope);
+        return Undefined.hint(`the inline if-expression on line ${this.setup.lines.lineOf(n.start) + 1} evaluated to false and no else section was defined.`);
+      case "List":
+        return n.items.map((e) => this.expr(e, scope));
+      case "Tuple":
+        return new Tuple(n.items.map((e) => this.expr(e, scope)));
+      case "Dict": {
+        const d = new PyDict();
+        for (const p of n.pairs) d.set(this.expr(p.key, scope), this.expr(p.value, scope));
+        return d;
+      }
+      case "Slice":
+        throw Fault.type("a slice is only valid inside []");
+      case "ErrorExpr":
+        throw new Fault("syntax/error", "TemplateSyntaxError", "this expression did not parse");
+    }
+  }
+
+  private lookup(name: string, scope: Scope): Value {
+    const v = scope.get(name);
+    if (v !== undefined) return v;
+    const c = this.setup.context.getStr(name);
+    if (c !== undefined) return c;
+    return own(this.dialect.globals, name) ?? Undefined.named(name);
+  }
+
+  private applyFilter(n: A.Filter, value: Value, scope: Scope): Value {
+    const f = own(this.dialect.filters, n.name);
+    if (!f) throw this.dialect.unknownFilter(n.name);
+    return f(this, value, this.args(n, scope));
+  }
+
+  private args(n: A.CallArgs, scope: Scope): CallArgs {
+    const args: Value[] = n.args.map((e) => this.expr(e, scope));
+    let kwargs: Map<string, Value> | null = null;
+    if (n.starArgs) args.push(...this.ops.iterate(this.expr(n.starArgs, scope), this));
+    for (const k of n.kwargs) (kwargs ??= new Map()).set(k.name, this.expr(k.value, scope));
+    if (n.starKwargs) {
+      const d = this.expr(n.starKwargs, scope);
+      if (!(d instanceof PyDict)) throw Fault.type(`argument after ** must be a mapping, not ${typeName(d)}`);
+      for (const [k, v] of d.entries()) {
+        if (typeof k !== "string") throw Fault.type("keywords must be strings");
+        (kwargs ??= new Map()).set(k, v);
+      }
+    }
+    return { args, kwargs };
+  }
+
+  // ------------------------------------------------------------ errors
+
+  private checkRefusal(n: A.Node): void {
+    const r = this.setup.refusals.get(n.id);
+    if (r) throw new Fault(r.code, null, r.message);
+  }
+
+  private locate(e: unknown, n: A.Node): unknown {
+    if (e instanceof Fault) {
+      e.node ??= n;
+      return e;
+    }
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      const f = new Fault("limit/recursion", null, "template nesting exhausted the interpreter's stack");
+      f.node = n;
+      return f;
+    }
+    return e;
+  }
+}

@@ -1,0 +1,82 @@
+// Macros as Jinja2 calls them (jinja2/runtime.py, Macro.__call__): positional then keyword
+// binding, `caller`/`varargs`/`kwargs` only for macros whose body uses those names, missing
+// parameters as an Undefined that says so, and Jinja2's TypeError wording otherwise.
+import type * as A from "../parser/ast";
+import { PyDict } from "./dict";
+import { Fault } from "./errors";
+import type { Runtime } from "./runtime";
+import { Undefined } from "./undefined";
+import { Callable, Tuple, type CallArgs, type Value } from "./values";
+import { children } from "./walk";
+
+export interface MacroUses {
+  caller: boolean;
+  varargs: boolean;
+  kwargs: boolean;
+}
+
+const usesCache = new WeakMap<A.Node, MacroUses>();
+
+/** Which special names the body reads (Jinja2 decides this statically, as done here). */
+export function macroUses(node: A.Macro | A.CallBlock): MacroUses {
+  let u = usesCache.get(node);
+  if (!u) {
+    const found: MacroUses = { caller: false, varargs: false, kwargs: false };
+    const visit = (n: A.Node): void => {
+      if (n.kind === "Name" && (n.name === "caller" || n.name === "varargs" || n.name === "kwargs")) found[n.name] = true;
+      for (const c of children(n)) visit(c);
+    };
+    node.body.forEach(visit);
+    usesCache.set(node, (u = found));
+  }
+  return u;
+}
+
+/** Binds a call's arguments to parameter values (`undefined` = not given: use the default). */
+export interface Bound {
+  values: (Value | undefined)[];
+  extra: Map<string, Value>;
+}
+
+export class Macro extends Callable {
+  constructor(
+    readonly name: string,
+    readonly params: readonly A.Param[],
+    private readonly uses: MacroUses,
+    private readonly invoke: (bound: Bound, self: Macro) => Value,
+  ) {
+    super();
+  }
+
+  get typeName(): string {
+    return "Macro";
+  }
+
+  call(_rt: Runtime, a: CallArgs): Value {
+    const n = this.params.length;
+    const values: (Value | undefined)[] = a.args.slice(0, n);
+    const kwargs = a.kwargs ? new Map(a.kwargs) : new Map<string, Value>();
+    for (let i = values.length; i < n; i++) {
+      const name = this.params[i].name;
+      values.push(kwargs.get(name));
+      kwargs.delete(name);
+    }
+    const extra = new Map<string, Value>();
+    if (this.uses.caller) {
+      extra.set("caller", kwargs.get("caller") ?? Undefined.hint("No caller defined"));
+      kwargs.delete("caller");
+    }
+    if (this.uses.kwargs) extra.set("kwargs", PyDict.from(kwargs));
+    else if (kwargs.size > 0) {
+      if (kwargs.has("caller")) throw Fault.type(`macro '${this.name}' was invoked with two values for the special caller argument. This is most likely a bug.`);
+      throw Fault.type(`macro '${this.name}' takes no keyword argument '${kwargs.keys().next().value}'`);
+    }
+    if (this.uses.varargs) extra.set("varargs", new Tuple(a.args.slice(n)));
+    else if (a.args.length > n) throw Fault.type(`macro '${this.name}' takes not more than ${n} argument(s)`);
+    return this.invoke({ values, extra }, this);
+  }
+
+  override pyRepr(): string {
+    return `<Macro '${this.name}'>`;
+  }
+}

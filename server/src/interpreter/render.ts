@@ -1,0 +1,111 @@
+// The render API the CLI, the language server and the preview call: one template, one context,
+// one dialect → the output, where each chunk of it came from, and the error if there was one
+// (with the output produced up to it, which Python's Jinja2 would have thrown away).
+import type { Dialect, Refusal } from "../dialects/dialect";
+import type { TemplateDocument } from "../document";
+import type * as A from "../parser/ast";
+import { PyDict } from "./dict";
+import { Fault, type RenderError } from "./errors";
+import { Evaluator } from "./evaluator";
+import { fromJS } from "./json";
+import { DEFAULT_LIMITS, type Limits } from "./limits";
+import { Output, type Chunk } from "./output";
+import type { WallClock } from "./runtime";
+import { walk } from "./walk";
+
+export interface RenderOptions {
+  dialect: Dialect;
+  /** What strftime_now reports; default: the host's local time at each call. */
+  now?: WallClock;
+  limits?: Partial<Limits>;
+}
+
+export interface RenderResult {
+  output: string;
+  chunks: Chunk[];
+  error: RenderError | null;
+}
+
+interface Prepared {
+  atParse: { node: A.Node; refusal: Refusal } | null;
+  atRender: Map<number, Refusal>;
+}
+
+const prepared = new WeakMap<A.Template, Map<Dialect, Prepared>>();
+
+/** The dialect's refusals for a template, computed once per (template, dialect). */
+function prepare(t: A.Template, dialect: Dialect): Prepared {
+  let byDialect = prepared.get(t);
+  if (!byDialect) prepared.set(t, (byDialect = new Map()));
+  let p = byDialect.get(dialect);
+  if (!p) {
+    const found: Prepared = { atParse: null, atRender: new Map() };
+    walk(t, (node, ancestors) => {
+      const r = dialect.refuse(node, ancestors, dialect);
+      if (!r) return;
+      if (r.when === "parse") found.atParse ??= { node, refusal: r };
+      else found.atRender.set(node.id, r);
+    });
+    byDialect.set(dialect, (p = found));
+  }
+  return p;
+}
+
+export function render(doc: TemplateDocument, context: PyDict | Record<string, unknown>, options: RenderOptions): RenderResult {
+  const { dialect } = options;
+  const syntax = doc.problems.find((p) => p.severity === "error");
+  if (syntax) {
+    const f = new Fault(syntax.code, "TemplateSyntaxError", syntax.message);
+    return { output: "", chunks: [], error: { code: syntax.code, message: dialect.errorMessage(f), start: syntax.start, end: syntax.end, nodeId: -1 } };
+  }
+  const p = prepare(doc.template, dialect);
+  if (p.atParse) {
+    const { node, refusal } = p.atParse;
+    const f = new Fault(refusal.code, null, refusal.message);
+    return { output: "", chunks: [], error: { code: refusal.code, message: dialect.errorMessage(f), start: node.start, end: node.end, nodeId: node.id } };
+  }
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const out = new Output(limits.output);
+  const ev = new Evaluator({
+    source: doc.text,
+    lines: doc.lines,
+    context: context instanceof PyDict ? context : (fromJS(context) as PyDict),
+    dialect,
+    limits,
+    now: options.now ? () => options.now! : localNow,
+    refusals: p.atRender,
+  });
+  let error: RenderError | null = null;
+  try {
+    ev.renderTemplate(doc.template, out);
+  } catch (e) {
+    if (!(e instanceof Fault)) throw e;
+    const at = e.node ?? doc.template;
+    error = { code: e.code, message: dialect.errorMessage(e), start: at.start, end: at.end, nodeId: at.id };
+  }
+  return { output: out.toString(), chunks: out.chunks, error };
+}
+
+function localNow(): WallClock {
+  const d = new Date();
+  return {
+    year: d.getFullYear(),
+    month: d.getMonth() + 1,
+    day: d.getDate(),
+    hour: d.getHours(),
+    minute: d.getMinutes(),
+    second: d.getSeconds(),
+    microsecond: d.getMilliseconds() * 1000,
+  };
+}
+
+/** Parses `2026-01-15T09:30:00` (date alone, fractions and an offset allowed) as a naive wall clock. */
+export function parseWallClock(iso: string): WallClock | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6})\d*)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/.exec(iso);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
+  const microsecond = Number((m[7] ?? "").padEnd(6, "0"));
+  const check = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+  return { year, month, day, hour, minute, second, microsecond };
+}
