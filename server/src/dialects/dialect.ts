@@ -64,8 +64,8 @@ export interface Dialect {
   str(v: Value, rt: Runtime): string;
   /** The text a Text node emits; lets an engine apply its own whitespace rules to the source. */
   text(node: A.Text, source: string): string;
-  /** Called once per node before rendering (cached per template); `ancestors` ends with the parent; `self` is the dialect in use (which may extend the one defining the hook). */
-  refuse(node: A.Node, ancestors: readonly A.Node[], self: Dialect): Refusal | null;
+  /** Called once per node before rendering (cached per template); `ancestors` ends with the parent; `self` is the dialect in use (which may extend the one defining the hook); `source` is the template text (for spellings the AST normalises). */
+  refuse(node: A.Node, ancestors: readonly A.Node[], self: Dialect, source: string): Refusal | null;
 
   ops: Operators;
   /** Absent names do not exist in the engine; using one raises `unknownFilter`/`unknownTest`. */

@@ -34,14 +34,14 @@ interface Prepared {
 const prepared = new WeakMap<A.Template, Map<Dialect, Prepared>>();
 
 /** The dialect's refusals for a template, computed once per (template, dialect). */
-function prepare(t: A.Template, dialect: Dialect): Prepared {
+function prepare(t: A.Template, dialect: Dialect, source: string): Prepared {
   let byDialect = prepared.get(t);
   if (!byDialect) prepared.set(t, (byDialect = new Map()));
   let p = byDialect.get(dialect);
   if (!p) {
     const found: Prepared = { atParse: null, atRender: new Map() };
     walk(t, (node, ancestors) => {
-      const r = dialect.refuse(node, ancestors, dialect);
+      const r = dialect.refuse(node, ancestors, dialect, source);
       if (!r) return;
       if (r.when === "parse") found.atParse ??= { node, refusal: r };
       else found.atRender.set(node.id, r);
@@ -58,7 +58,7 @@ export function render(doc: TemplateDocument, context: PyDict | Record<string, u
     const f = new Fault(syntax.code, "TemplateSyntaxError", syntax.message);
     return { output: "", chunks: [], error: { code: syntax.code, message: dialect.errorMessage(f), start: syntax.start, end: syntax.end, nodeId: -1 } };
   }
-  const p = prepare(doc.template, dialect);
+  const p = prepare(doc.template, dialect, doc.text);
   if (p.atParse) {
     const { node, refusal } = p.atParse;
     const f = new Fault(refusal.code, null, refusal.message);
