@@ -2,11 +2,13 @@
 import { UsageError } from "./args";
 import { checkCommand, usage as checkUsage } from "./check";
 import { processIO, type CommandIO } from "./io";
+import { renderCommand, usage as renderUsage } from "./render";
 
 type Command = (argv: string[], io: CommandIO) => number | Promise<number>;
 
 const commands: Record<string, { run: Command; usage: string }> = {
   check: { run: checkCommand, usage: checkUsage },
+  render: { run: renderCommand, usage: renderUsage },
 };
 
 function helpText(): string {

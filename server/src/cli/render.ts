@@ -1,0 +1,92 @@
+// `chat-template render FILE [--engine E] (--scenario NAME [--scenarios FILE.json] | --context FILE.json) [--now ISO-8601]`
+// Writes the exact rendered bytes to stdout and nothing else. A template error exits 3 with one
+// JSON line on stderr ({"error", "line", "column", "code"}, 1-based, columns in UTF-16 units) and
+// nothing on stdout; usage errors (bad flags, unreadable files, bad JSON, unknown scenario, an
+// engine without a dialect yet) exit 2.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { dialectFor, registeredEngines } from "../dialects/index";
+import { TemplateDocument } from "../document";
+import { PyDict } from "../interpreter/dict";
+import { JsonError, parseJson } from "../interpreter/json";
+import { parseWallClock, render } from "../interpreter/render";
+import { parseScenarios, scenarioContext } from "../interpreter/scenario";
+import { ENGINE_IDS } from "../types";
+import { oneOf, parseArgs, UsageError } from "./args";
+import type { CommandIO } from "./io";
+
+export const usage =
+  "chat-template render FILE [--engine jinja2|llamacpp|minja|hfjinja] (--scenario NAME [--scenarios FILE.json] | --context FILE.json) [--now ISO-8601]";
+
+function readText(file: string, what: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read ${what} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+function readJson(file: string, what: string): unknown {
+  try {
+    return parseJson(readText(file, what));
+  } catch (e) {
+    if (e instanceof JsonError) throw new UsageError(`${what} ${file} is not valid JSON: ${e.message}`);
+    throw e;
+  }
+}
+
+/** templates/scenarios.json ships next to dist/ (and next to server/ in a checkout). */
+function builtinScenariosPath(): string {
+  for (let d = __dirname; ; d = dirname(d)) {
+    const p = join(d, "templates", "scenarios.json");
+    if (existsSync(p)) return p;
+    if (dirname(d) === d) throw new UsageError("the built-in templates/scenarios.json is missing; pass --scenarios FILE.json");
+  }
+}
+
+function loadContext(values: Map<string, string>): PyDict {
+  const scenario = values.get("scenario");
+  const contextFile = values.get("context");
+  if (scenario !== undefined && contextFile !== undefined) throw new UsageError("give either --scenario or --context, not both");
+  if (contextFile !== undefined) {
+    if (values.has("scenarios")) throw new UsageError("--scenarios goes with --scenario, not --context");
+    const ctx = readJson(contextFile, "context");
+    if (!(ctx instanceof PyDict)) throw new UsageError(`context ${contextFile} must be a JSON object`);
+    return ctx;
+  }
+  if (scenario === undefined) throw new UsageError("give --scenario NAME or --context FILE.json");
+  const file = values.get("scenarios") ?? builtinScenariosPath();
+  let scenarios: PyDict;
+  try {
+    scenarios = parseScenarios(readText(file, "scenarios"));
+  } catch (e) {
+    if (e instanceof JsonError || e instanceof TypeError) throw new UsageError(`scenarios ${file}: ${e.message}`);
+    throw e;
+  }
+  const ctx = scenarioContext(scenarios, scenario);
+  if (!ctx) throw new UsageError(`no scenario '${scenario}' in ${file} (it has: ${[...scenarios.keys()].join(", ")})`);
+  return ctx;
+}
+
+export function renderCommand(argv: string[], io: CommandIO): number {
+  const args = parseArgs(argv, { values: ["engine", "scenario", "scenarios", "context", "now"] });
+  if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? "give exactly one template file" : "no template file given");
+  const engine = oneOf("engine", args.values.get("engine") ?? "jinja2", ENGINE_IDS);
+  const dialect = dialectFor(engine);
+  if (!dialect) throw new UsageError(`engine '${engine}' is not available yet (available: ${registeredEngines().join(", ")})`);
+  const nowText = args.values.get("now");
+  const now = nowText === undefined ? undefined : parseWallClock(nowText);
+  if (now === null) throw new UsageError(`--now must be an ISO-8601 date-time such as 2026-01-15T09:30:00 (got '${nowText}')`);
+  const file = args.positionals[0];
+  const text = readText(file, "template");
+  const context = loadContext(args.values);
+  const doc = new TemplateDocument(text);
+  const r = render(doc, context, { dialect, now });
+  if (r.error) {
+    const p = doc.lines.positionAt(r.error.start);
+    io.stderr(JSON.stringify({ error: r.error.message, line: p.line + 1, column: p.character + 1, code: r.error.code }) + "\n");
+    return 3;
+  }
+  io.stdout(Buffer.from(r.output, "utf8"));
+  return 0;
+}
