@@ -1,8 +1,29 @@
-// Offsets of the language service <-> LSP ranges.
-import type { Diagnostic as LspDiagnostic, Range } from "vscode-languageserver";
-import { DiagnosticSeverity } from "vscode-languageserver";
+// Language-service results (offsets) <-> LSP shapes (ranges, kinds, encodings).
+import type {
+  CompletionItem as LspCompletionItem,
+  Diagnostic as LspDiagnostic,
+  DocumentSymbol as LspDocumentSymbol,
+  FoldingRange as LspFoldingRange,
+  Location,
+  LocationLink,
+  Range,
+  SemanticTokens,
+  SemanticTokensLegend,
+} from "vscode-languageserver";
+import { CompletionItemKind, DiagnosticSeverity, FoldingRangeKind, MarkupKind, SemanticTokensBuilder, SymbolKind } from "vscode-languageserver";
 import type { TemplateDocument } from "../document";
-import type { Diagnostic, Span } from "../types";
+import {
+  SEMANTIC_TOKEN_MODIFIERS,
+  SEMANTIC_TOKEN_TYPES,
+  type CompletionItem,
+  type CompletionKind,
+  type Definition,
+  type Diagnostic,
+  type DocumentSymbol as ServiceSymbol,
+  type FoldingRange,
+  type SemanticToken,
+  type Span,
+} from "../types";
 
 export function toRange(doc: TemplateDocument, span: Span): Range {
   return { start: doc.lines.positionAt(span.start), end: doc.lines.positionAt(span.end) };
@@ -26,4 +47,69 @@ export function toLspDiagnostic(doc: TemplateDocument, uri: string, d: Diagnosti
       ? { relatedInformation: d.related.map((r) => ({ location: { uri, range: toRange(doc, r) }, message: r.message })) }
       : {}),
   };
+}
+
+const COMPLETION_KIND: Record<CompletionKind, CompletionItemKind> = {
+  keyword: CompletionItemKind.Keyword,
+  variable: CompletionItemKind.Variable,
+  field: CompletionItemKind.Field,
+  method: CompletionItemKind.Method,
+  function: CompletionItemKind.Function,
+  filter: CompletionItemKind.Function,
+  test: CompletionItemKind.Function,
+  macro: CompletionItemKind.Function,
+};
+
+export function toLspCompletion(doc: TemplateDocument, item: CompletionItem): LspCompletionItem {
+  return {
+    label: item.label,
+    kind: COMPLETION_KIND[item.kind],
+    ...(item.detail ? { detail: item.detail } : {}),
+    ...(item.documentation ? { documentation: { kind: MarkupKind.Markdown, value: item.documentation } } : {}),
+    ...(item.preselect ? { preselect: true, sortText: "0" } : {}),
+    textEdit: { range: toRange(doc, item.span), newText: item.insertText ?? item.label },
+  };
+}
+
+const SYMBOL_KIND: Record<ServiceSymbol["kind"], SymbolKind> = {
+  macro: SymbolKind.Function,
+  variable: SymbolKind.Variable,
+  namespace: SymbolKind.Namespace,
+  attribute: SymbolKind.Property,
+  loop: SymbolKind.Array,
+  block: SymbolKind.Module,
+};
+
+export function toLspSymbol(doc: TemplateDocument, s: ServiceSymbol): LspDocumentSymbol {
+  return {
+    name: s.name,
+    kind: SYMBOL_KIND[s.kind],
+    ...(s.detail ? { detail: s.detail } : {}),
+    range: toRange(doc, s.span),
+    selectionRange: toRange(doc, s.selectionSpan),
+    children: s.children.map((c) => toLspSymbol(doc, c)),
+  };
+}
+
+export function toLspFolding(r: FoldingRange): LspFoldingRange {
+  return { startLine: r.startLine, endLine: r.endLine, ...(r.kind ? { kind: FoldingRangeKind.Comment } : {}) };
+}
+
+export const SEMANTIC_LEGEND: SemanticTokensLegend = { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS] };
+
+/** LSP's relative encoding; names never span lines, so each token is one entry. */
+export function toLspSemanticTokens(doc: TemplateDocument, tokens: SemanticToken[]): SemanticTokens {
+  const builder = new SemanticTokensBuilder();
+  for (const t of tokens) {
+    const p = doc.lines.positionAt(t.start);
+    const modifiers = t.modifiers.reduce((bits, m) => bits | (1 << SEMANTIC_TOKEN_MODIFIERS.indexOf(m)), 0);
+    builder.push(p.line, p.character, t.end - t.start, SEMANTIC_TOKEN_TYPES.indexOf(t.type), modifiers);
+  }
+  return builder.build();
+}
+
+export function toLspDefinition(doc: TemplateDocument, uri: string, d: Definition, links: boolean): LocationLink[] | Location {
+  const range = toRange(doc, d.span);
+  if (!links) return { uri, range: toRange(doc, d.selectionSpan) };
+  return [{ originSelectionRange: toRange(doc, d.origin), targetUri: uri, targetRange: range, targetSelectionRange: toRange(doc, d.selectionSpan) }];
 }

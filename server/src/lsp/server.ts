@@ -1,10 +1,19 @@
 // The LSP adapter: keeps documents, debounces validation, and maps language-service results to LSP.
-import { TextDocumentSyncKind, TextDocuments, type Connection } from "vscode-languageserver";
+import { TextDocumentSyncKind, TextDocuments, type Connection, type TextDocumentPositionParams } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { TemplateDocument } from "../document";
-import { validate } from "../services/diagnostics";
+import type { TemplateDocument } from "../document";
+import { getLanguageService } from "../languageService";
 import { DEFAULT_ENGINES, isEngineId, type EngineId } from "../types";
-import { toLspDiagnostic } from "./convert";
+import {
+  SEMANTIC_LEGEND,
+  toLspCompletion,
+  toLspDefinition,
+  toLspDiagnostic,
+  toLspFolding,
+  toLspSemanticTokens,
+  toLspSymbol,
+  toRange,
+} from "./convert";
 
 interface Settings {
   engines: EngineId[];
@@ -15,14 +24,16 @@ export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   const parsed = new Map<string, { version: number; doc: TemplateDocument }>();
   const timers = new Map<string, NodeJS.Timeout>();
+  const service = getLanguageService();
   let settings: Settings = { engines: [...DEFAULT_ENGINES], debounceMs: 250 };
+  let definitionLinks = false;
 
   function templateOf(uri: string): TemplateDocument | undefined {
     const td = documents.get(uri);
     if (!td) return undefined;
     const cached = parsed.get(uri);
     if (cached && cached.version === td.version) return cached.doc;
-    const doc = new TemplateDocument(td.getText());
+    const doc = service.parseTemplate(td.getText());
     parsed.set(uri, { version: td.version, doc });
     return doc;
   }
@@ -30,7 +41,7 @@ export function startServer(connection: Connection): void {
   function publish(uri: string): void {
     const doc = templateOf(uri);
     if (!doc) return;
-    const diagnostics = validate(doc, { engines: settings.engines }).map((d) => toLspDiagnostic(doc, uri, d));
+    const diagnostics = service.doValidation(doc, { engines: settings.engines }).map((d) => toLspDiagnostic(doc, uri, d));
     void connection.sendDiagnostics({ uri, diagnostics });
   }
 
@@ -45,15 +56,55 @@ export function startServer(connection: Connection): void {
     );
   }
 
+  /** The parsed document and the cursor offset of a position request. */
+  function at(p: TextDocumentPositionParams): { doc: TemplateDocument; offset: number } | undefined {
+    const doc = templateOf(p.textDocument.uri);
+    return doc && { doc, offset: doc.lines.offsetAt(p.position) };
+  }
+
   connection.onInitialize((params) => {
     const opts = params.initializationOptions as Partial<Settings> | undefined;
     settings = readSettings(opts, settings);
+    definitionLinks = params.capabilities.textDocument?.definition?.linkSupport === true;
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: [".", "|"] },
+        definitionProvider: true,
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
+        semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
       },
       serverInfo: { name: "chat-template-language-server" },
     };
+  });
+
+  connection.onHover((p) => {
+    const a = at(p);
+    const h = a && service.doHover(a.doc, a.offset);
+    return h ? { contents: { kind: "markdown", value: h.contents }, range: toRange(a.doc, h.span) } : null;
+  });
+  connection.onCompletion((p) => {
+    const a = at(p);
+    return a ? service.doComplete(a.doc, a.offset).map((item) => toLspCompletion(a.doc, item)) : [];
+  });
+  connection.onDefinition((p) => {
+    const a = at(p);
+    const d = a && service.findDefinition(a.doc, a.offset);
+    return d ? toLspDefinition(a.doc, p.textDocument.uri, d, definitionLinks) : null;
+  });
+  connection.onDocumentSymbol((p) => {
+    const doc = templateOf(p.textDocument.uri);
+    return doc ? service.findDocumentSymbols(doc).map((s) => toLspSymbol(doc, s)) : [];
+  });
+  connection.onFoldingRanges((p) => {
+    const doc = templateOf(p.textDocument.uri);
+    return doc ? service.getFoldingRanges(doc).map(toLspFolding) : [];
+  });
+  connection.languages.semanticTokens.on((p) => {
+    const doc = templateOf(p.textDocument.uri);
+    return doc ? toLspSemanticTokens(doc, service.getSemanticTokens(doc)) : { data: [] };
   });
 
   connection.onDidChangeConfiguration((change) => {

@@ -1,0 +1,36 @@
+// The language service facade: one method per editor feature, each a pure function of a parsed
+// template (and an offset). The LSP server, the CLI and the tests all go through here; positions
+// are UTF-16 offsets, converted to lines and columns only at the edges (document.lines).
+import { TemplateDocument } from "./document";
+import { doComplete } from "./services/completion";
+import { findDefinition } from "./services/definition";
+import { defaultValidationOptions, validate, type ValidationOptions } from "./services/diagnostics";
+import { getFoldingRanges } from "./services/folding";
+import { doHover } from "./services/hover";
+import { getSemanticTokens } from "./services/semanticTokens";
+import { findDocumentSymbols } from "./services/symbols";
+import type { CompletionItem, Definition, Diagnostic, DocumentSymbol, FoldingRange, Hover, SemanticToken } from "./types";
+
+export interface LanguageService {
+  parseTemplate(text: string): TemplateDocument;
+  doValidation(doc: TemplateDocument, options?: ValidationOptions): Diagnostic[];
+  doHover(doc: TemplateDocument, offset: number): Hover | null;
+  doComplete(doc: TemplateDocument, offset: number): CompletionItem[];
+  findDefinition(doc: TemplateDocument, offset: number): Definition | null;
+  findDocumentSymbols(doc: TemplateDocument): DocumentSymbol[];
+  getFoldingRanges(doc: TemplateDocument): FoldingRange[];
+  getSemanticTokens(doc: TemplateDocument): SemanticToken[];
+}
+
+export function getLanguageService(): LanguageService {
+  return {
+    parseTemplate: (text) => new TemplateDocument(text),
+    doValidation: (doc, options = defaultValidationOptions) => validate(doc, options),
+    doHover,
+    doComplete,
+    findDefinition,
+    findDocumentSymbols,
+    getFoldingRanges,
+    getSemanticTokens,
+  };
+}

@@ -1,0 +1,47 @@
+// A real LSP client over stdio for tests: spawns the built language server (dist/server.js, what
+// the extension runs) and talks JSON-RPC to it through vscode-languageserver-protocol.
+import { spawn, type ChildProcess } from "node:child_process";
+import { resolve } from "node:path";
+import {
+  createProtocolConnection,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from "vscode-languageserver-protocol/node";
+
+export const SERVER = resolve(__dirname, "../../dist/server.js");
+
+export interface TestClient {
+  connection: ProtocolConnection;
+  /** Every publishDiagnostics notification received so far, with its arrival time. */
+  published: { at: number; params: PublishDiagnosticsParams }[];
+  /** Resolves with the next publishDiagnostics for `uri`. */
+  nextDiagnostics(uri: string): Promise<PublishDiagnosticsParams>;
+  close(): Promise<void>;
+}
+
+export function startServer(): TestClient {
+  const child: ChildProcess = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const published: TestClient["published"] = [];
+  const waiting: { uri: string; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
+  connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+    published.push({ at: Date.now(), params });
+    const i = waiting.findIndex((w) => w.uri === params.uri);
+    if (i >= 0) waiting.splice(i, 1)[0].resolve(params);
+  });
+  connection.listen();
+  return {
+    connection,
+    published,
+    nextDiagnostics: (uri) => new Promise((resolve) => waiting.push({ uri, resolve })),
+    async close() {
+      await connection.sendRequest("shutdown");
+      await connection.sendNotification("exit");
+      await new Promise<void>((done) => (child.exitCode !== null ? done() : child.once("exit", () => done())));
+      connection.dispose();
+    },
+  };
+}
