@@ -44,6 +44,13 @@ export interface Operators {
   iterate(v: Value, rt: Runtime): Iterable<Value>;
   /** `for a, b in …` / `set a, b = …`: the items of one element, or a fault. */
   unpack(v: Value, n: number, rt: Runtime): Value[];
+  /**
+   * `obj.name(args)` for engines whose grammar has a method call of its own (minja's MethodCallExpr)
+   * instead of attribute access followed by a call; absent: getattr, then call.
+   */
+  callMethod?(obj: Value, name: string, a: CallArgs, rt: Runtime): Value;
+  /** `a and b` for engines where it is a bool (minja); absent: Python's (`a` if falsy, else `b`). */
+  and?(a: Value, right: () => Value, rt: Runtime): Value;
 }
 
 /** A construct the engine refuses: at parse time (nothing renders) or when reached. */
@@ -68,6 +75,12 @@ export interface Dialect {
   refuse(node: A.Node, ancestors: readonly A.Node[], self: Dialect, source: string): Refusal | null;
 
   ops: Operators;
+  /**
+   * How `for` scopes names where an engine differs from Jinja2's fresh scope per iteration: minja's
+   * ForNode also assigns the target in the enclosing scope while it collects the items (so the
+   * name holds the last item after the loop) and renders every iteration in one scope.
+   */
+  loopScope?: { leaksTarget: boolean; sharedAcrossIterations: boolean };
   /** Absent names do not exist in the engine; using one raises `unknownFilter`/`unknownTest`. */
   filters: Readonly<Record<string, FilterFn>>;
   tests: Readonly<Record<string, TestFn>>;

@@ -204,6 +204,8 @@ export class Evaluator implements Runtime {
   private forLoop(n: A.For, iterable: Value, scope: Scope, out: Output, depth0: number): void {
     let items = Array.from(this.ops.iterate(iterable, this));
     this.tick(items.length);
+    const ls = this.dialect.loopScope;
+    if (ls?.leaksTarget) for (const item of items) this.assign(n.target, item, scope);
     if (n.filter) {
       const test = n.filter;
       items = items.filter((item) => {
@@ -220,9 +222,10 @@ export class Evaluator implements Runtime {
         })
       : null;
     const loop = new LoopContext(items, depth0, recurse);
+    const shared = ls?.sharedAcrossIterations ? new Scope(scope) : null;
     for (let i = 0; i < items.length; i++) {
       loop.index0 = i;
-      const s = new Scope(scope);
+      const s = shared ?? new Scope(scope);
       this.assign(n.target, items[i], s);
       s.set("loop", loop);
       if (this.block(n.body, s, out) === BREAK) break;
@@ -320,7 +323,13 @@ export class Evaluator implements Runtime {
         return this.ops.getitem(obj, this.expr(ix, scope), this);
       }
       case "Call": {
-        const fn = this.expr(n.callee, scope);
+        const c = n.callee;
+        if (c.kind === "GetAttr" && !c.numeric && this.ops.callMethod) {
+          if (this.hasRefusals) this.checkRefusal(c);
+          const obj = this.expr(c.object, scope);
+          return this.ops.callMethod(obj, c.attr, this.args(n, scope), this);
+        }
+        const fn = this.expr(c, scope);
         return this.call(fn, this.args(n, scope));
       }
       case "Filter":
@@ -339,6 +348,7 @@ export class Evaluator implements Runtime {
         const a = this.expr(n.left, scope);
         switch (n.op) {
           case "and":
+            if (this.ops.and) return this.ops.and(a, () => this.expr(n.right, scope), this);
             return this.ops.truthy(a) ? this.expr(n.right, scope) : a;
           case "or":
             return this.ops.truthy(a) ? a : this.expr(n.right, scope);

@@ -55,6 +55,11 @@ export class Undefined extends PyObject {
     return new Undefined(hint, NO_OBJECT, undefined, true);
   }
 
+  /** The variable's name when this is an undefined variable (not a member or a hint). */
+  get variable(): string | null {
+    return this.obj === NO_OBJECT && typeof this.name === "string" ? this.name : null;
+  }
+
   get message(): string {
     if (this.hint !== null) return this.hint;
     if (this.obj === NO_OBJECT) return `${reprValue(this.name ?? null)} is undefined`;
