@@ -59,6 +59,7 @@ export interface LexResult {
 // jinja2.lexer.operators that are one character long; the two-character ones are in operatorAt.
 const SINGLE_OPERATORS = "+-/*%~[](){}><=.:|,;";
 const CLOSERS: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
+const BRACKETS = "()[]{}";
 
 const INTEGER_RE = /0b(?:_?[01])+|0o(?:_?[0-7])+|0x(?:_?[\da-f])+|[1-9](?:_?\d)*|0(?:_?0)*/iy;
 const FLOAT_RE = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?e[+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/iy;
@@ -363,7 +364,7 @@ class Lexer {
       }
       const op = operatorAt(src, p, c);
       if (op) {
-        if (balance) this.balanceBracket(op, p, stack);
+        if (balance && op.length === 1 && BRACKETS.includes(op)) this.balanceBracket(op, p, stack);
         this.tokens.push({ type: "operator", value: op, start: p, end: p + op.length });
         p += op.length;
         continue;
@@ -388,7 +389,6 @@ class Lexer {
       stack.push({ char: op, start: p });
       return;
     }
-    if (op !== ")" && op !== "]" && op !== "}") return;
     const top = stack.pop();
     if (!top) {
       this.problems.push({ start: p, end: p + 1, code: "syntax/unbalanced-bracket", message: `unexpected '${op}'`, severity: "error" });
