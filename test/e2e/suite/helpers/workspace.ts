@@ -8,9 +8,18 @@ export function fixtureUri(name: string): vscode.Uri {
   return vscode.Uri.joinPath(folder.uri, name);
 }
 
+// The extension under test (publisher.name in package.json).
+const EXTENSION_ID = "chat-template-studio.chat-template-studio";
+
+// Opens a fixture in an editor and waits until the extension is active, i.e. its language client has
+// started: until then hover, completion and the other providers are not registered yet.
 export async function openFixture(name: string): Promise<vscode.TextEditor> {
   const doc = await vscode.workspace.openTextDocument(fixtureUri(name));
-  return vscode.window.showTextDocument(doc);
+  const editor = await vscode.window.showTextDocument(doc);
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  await extension.activate();
+  return editor;
 }
 
 // Resolves with the diagnostics of `uri` once `accept` holds for them (the server publishes after a debounce).
