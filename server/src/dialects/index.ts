@@ -3,9 +3,11 @@
 import type { EngineId } from "../types";
 import type { Dialect } from "./dialect";
 import { jinja2_3_1 } from "./jinja2-3.1";
+import { minja_021c229 } from "./minja-021c229";
 
 const DIALECTS: Partial<Record<EngineId, Dialect>> = {
   jinja2: jinja2_3_1,
+  minja: minja_021c229,
 };
 
 export function dialectFor(engine: EngineId): Dialect | undefined {
