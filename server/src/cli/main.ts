@@ -1,6 +1,7 @@
 // The `chat-template` command line: one subcommand per file, dispatched here.
 import { UsageError } from "./args";
 import { checkCommand, usage as checkUsage } from "./check";
+import { extractCommand, usage as extractUsage } from "./extract";
 import { processIO, type CommandIO } from "./io";
 import { renderCommand, usage as renderUsage } from "./render";
 
@@ -9,6 +10,7 @@ type Command = (argv: string[], io: CommandIO) => number | Promise<number>;
 const commands: Record<string, { run: Command; usage: string }> = {
   check: { run: checkCommand, usage: checkUsage },
   render: { run: renderCommand, usage: renderUsage },
+  extract: { run: extractCommand, usage: extractUsage },
 };
 
 function helpText(): string {
