@@ -4,7 +4,9 @@
 // an existing dialect and replaces what differs (see jinja2-3.1.ts and ARCHITECTURE.md).
 import type * as A from "../parser/ast";
 import type { EngineId } from "../types";
+import type { PyDict } from "../interpreter/dict";
 import type { CauseCode, Fault } from "../interpreter/errors";
+import type { Bound } from "../interpreter/macro";
 import type { Runtime } from "../interpreter/runtime";
 import type { CallArgs, Value } from "../interpreter/values";
 
@@ -44,6 +46,12 @@ export interface Operators {
   iterate(v: Value, rt: Runtime): Iterable<Value>;
   /** `for a, b in …` / `set a, b = …`: the items of one element, or a fault. */
   unpack(v: Value, n: number, rt: Runtime): Value[];
+  /** The items a `for` binds, given its number of targets (1 for a name); absent: `iterate`. */
+  loopItems?(v: Value, targets: number, rt: Runtime): Value[];
+  /** `{% set obj.name = v %}` where an engine allows it beyond a namespace; absent: Jinja2's rule. */
+  setattr?(obj: Value, name: string, v: Value, rt: Runtime): void;
+  /** A dict literal's key as the dict stores it (an engine's own string type made plain); absent: as is. */
+  dictKey?(k: Value): Value;
   /**
    * `obj.name(args)` for engines whose grammar has a method call of its own (minja's MethodCallExpr)
    * instead of attribute access followed by a call; absent: getattr, then call.
@@ -76,6 +84,22 @@ export interface Dialect {
 
   ops: Operators;
   /**
+   * The engine's own parser, where its grammar differs from Jinja2's enough to change values
+   * (llama.cpp): the tree to run, or the error that fails every render. Absent: our parse, whose
+   * syntax errors fail the render.
+   */
+  parse?(source: string): { template: A.Template } | { error: Refusal & A.Span };
+  /** The context as the engine receives it (llama.cpp's addon reads 1.0 as 1); may throw a Fault. */
+  context?(ctx: PyDict): PyDict;
+  /** When a `for`'s else runs: Jinja2's "when-empty" (default) or "unless-completed" (llama.cpp: no iteration ran to its end). */
+  loopElse?: "when-empty" | "unless-completed";
+  /** Whose names a macro body sees besides its parameters: its definition's (default) or its call site's. */
+  macroScope?: "definition" | "caller";
+  /** How a macro call binds its arguments where the engine differs from Jinja2's Macro.__call__. */
+  bindMacroArgs?(name: string, params: readonly A.Param[], a: CallArgs): Bound;
+  /** The error for calling a value that cannot be called; absent: Jinja2's. */
+  notCallable?(fn: Value): Fault;
+  /**
    * How `for` scopes names where an engine differs from Jinja2's fresh scope per iteration: minja's
    * ForNode also assigns the target in the enclosing scope while it collects the items (so the
    * name holds the last item after the loop) and renders every iteration in one scope.
@@ -87,7 +111,8 @@ export interface Dialect {
   methods: MethodTables;
   /** Names every template sees (range, namespace, raise_exception, strftime_now, …). */
   globals: Readonly<Record<string, Value>>;
-  unknownFilter(name: string): Fault;
+  /** `value` is the filter's input (llama.cpp names its type); absent when asked without a render. */
+  unknownFilter(name: string, value?: Value): Fault;
   unknownTest(name: string): Fault;
   /** The engine's wording of an error (Jinja2: `TypeError: …`). */
   errorMessage(f: Fault): string;

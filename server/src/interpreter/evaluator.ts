@@ -40,6 +40,8 @@ export class Evaluator implements Runtime {
   /** The string the last macro call returned and where its bytes came from (for provenance). */
   private lastCall: { value: string; chunks: readonly Chunk[] } | null = null;
   private readonly hasRefusals: boolean;
+  /** The scope of the statement running now: where a macro is called from (see Dialect.macroScope). */
+  private callScope = new Scope(null);
 
   constructor(private readonly setup: EvaluatorSetup) {
     this.dialect = setup.dialect;
@@ -57,6 +59,7 @@ export class Evaluator implements Runtime {
   readonly str = (v: Value): string => this.dialect.str(v, this);
   call(fn: Value, a: CallArgs): Value {
     if (fn instanceof Callable) return fn.call(this, a);
+    if (this.dialect.notCallable) throw this.dialect.notCallable(fn);
     if (fn instanceof Undefined) throw fn.fault();
     throw Fault.type(`'${typeName(fn)}' object is not callable`);
   }
@@ -71,7 +74,7 @@ export class Evaluator implements Runtime {
   }
   filter(name: string, v: Value, a: CallArgs): Value {
     const f = own(this.dialect.filters, name);
-    if (!f) throw this.dialect.unknownFilter(name);
+    if (!f) throw this.dialect.unknownFilter(name, v);
     return f(this, v, a);
   }
   test(name: string, v: Value, a: CallArgs): boolean {
@@ -103,10 +106,14 @@ export class Evaluator implements Runtime {
   private stmt(n: A.Stmt, scope: Scope, out: Output): Signal {
     this.tick(1);
     if (this.hasRefusals) this.checkRefusal(n);
+    const outer = this.callScope;
+    this.callScope = scope;
     try {
       return this.execStmt(n, scope, out);
     } catch (e) {
       throw this.locate(e, n);
+    } finally {
+      this.callScope = outer;
     }
   }
 
@@ -135,7 +142,7 @@ export class Evaluator implements Runtime {
         return NORMAL;
       }
       case "Macro":
-        scope.set(n.name, this.macro(n.name, n.params, n.body, macroUses(n), scope));
+        scope.set(n.name, this.macro(n.name, n.params, n.body, macroUses(n), scope, this.dialect.macroScope === "caller"));
         return NORMAL;
       case "CallBlock": {
         const caller = this.macro("caller", n.params, n.body, macroUses(n), scope);
@@ -202,7 +209,8 @@ export class Evaluator implements Runtime {
   }
 
   private forLoop(n: A.For, iterable: Value, scope: Scope, out: Output, depth0: number): void {
-    let items = Array.from(this.ops.iterate(iterable, this));
+    const targets = n.target.kind === "Tuple" ? n.target.items.length : 1;
+    let items = this.ops.loopItems ? this.ops.loopItems(iterable, targets, this) : Array.from(this.ops.iterate(iterable, this));
     this.tick(items.length);
     const ls = this.dialect.loopScope;
     if (ls?.leaksTarget) for (const item of items) this.assign(n.target, item, scope);
@@ -222,15 +230,19 @@ export class Evaluator implements Runtime {
         })
       : null;
     const loop = new LoopContext(items, depth0, recurse);
+    let completed = false;
     const shared = ls?.sharedAcrossIterations ? new Scope(scope) : null;
     for (let i = 0; i < items.length; i++) {
       loop.index0 = i;
       const s = shared ?? new Scope(scope);
       this.assign(n.target, items[i], s);
       s.set("loop", loop);
-      if (this.block(n.body, s, out) === BREAK) break;
+      const sig = this.block(n.body, s, out);
+      if (sig === BREAK) break;
+      if (sig === NORMAL) completed = true;
     }
-    if (items.length === 0 && n.orElse) this.block(n.orElse, scope, out);
+    const noIteration = this.dialect.loopElse === "unless-completed" ? !completed : items.length === 0;
+    if (noIteration && n.orElse) this.block(n.orElse, scope, out);
   }
 
   private assign(target: A.Expr, v: Value, scope: Scope): void {
@@ -244,6 +256,10 @@ export class Evaluator implements Runtime {
         return;
       }
       case "GetAttr": {
+        if (this.ops.setattr) {
+          this.ops.setattr(this.expr(target.object, scope), target.attr, v, this);
+          return;
+        }
         const ns = target.object.kind === "Name" ? this.lookup(target.object.name, scope) : null;
         if (!(ns instanceof Namespace)) throw Fault.runtime("cannot assign attribute on non-namespace object");
         ns.attrs.set(target.attr, v);
@@ -253,10 +269,10 @@ export class Evaluator implements Runtime {
     throw Fault.runtime(`cannot assign to ${target.kind}`);
   }
 
-  private macro(name: string, params: readonly A.Param[], body: readonly A.Stmt[], uses: ReturnType<typeof macroUses>, closure: Scope): Macro {
+  private macro(name: string, params: readonly A.Param[], body: readonly A.Stmt[], uses: ReturnType<typeof macroUses>, closure: Scope, callerScoped = false): Macro {
     return new Macro(name, params, uses, (bound: Bound) =>
       this.nested(() => {
-        const s = new Scope(closure);
+        const s = new Scope(callerScoped ? this.callScope : closure);
         params.forEach((p, i) => {
           let v = bound.values[i];
           if (v === undefined) v = p.default ? this.expr(p.default, s) : Undefined.hint(`parameter '${p.name}' was not provided`);
@@ -377,7 +393,8 @@ export class Evaluator implements Runtime {
         return new Tuple(n.items.map((e) => this.expr(e, scope)));
       case "Dict": {
         const d = new PyDict();
-        for (const p of n.pairs) d.set(this.expr(p.key, scope), this.expr(p.value, scope));
+        const key = this.ops.dictKey ?? ((k: Value) => k);
+        for (const p of n.pairs) d.set(key(this.expr(p.key, scope)), this.expr(p.value, scope));
         return d;
       }
       case "Slice":
@@ -392,12 +409,14 @@ export class Evaluator implements Runtime {
     if (v !== undefined) return v;
     const c = this.setup.context.getStr(name);
     if (c !== undefined) return c;
-    return own(this.dialect.globals, name) ?? Undefined.named(name);
+    // A global may be None (llama.cpp's `none` is a variable), so only a missing one is undefined.
+    const g = own(this.dialect.globals, name);
+    return g !== undefined ? g : Undefined.named(name);
   }
 
   private applyFilter(n: A.Filter, value: Value, scope: Scope): Value {
     const f = own(this.dialect.filters, n.name);
-    if (!f) throw this.dialect.unknownFilter(n.name);
+    if (!f) throw this.dialect.unknownFilter(n.name, value);
     return f(this, value, this.args(n, scope));
   }
 

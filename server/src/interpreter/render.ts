@@ -27,7 +27,9 @@ export interface RenderResult {
 }
 
 interface Prepared {
-  atParse: { node: A.Node; refusal: Refusal } | null;
+  /** The tree to run: our parse, or the engine's own (Dialect.parse). */
+  template: A.Template;
+  atParse: { at: A.Span; nodeId: number; refusal: Refusal } | null;
   atRender: Map<number, Refusal>;
 }
 
@@ -39,37 +41,53 @@ function prepare(t: A.Template, dialect: Dialect, source: string): Prepared {
   if (!byDialect) prepared.set(t, (byDialect = new Map()));
   let p = byDialect.get(dialect);
   if (!p) {
-    const found: Prepared = { atParse: null, atRender: new Map() };
-    walk(t, (node, ancestors) => {
-      const r = dialect.refuse(node, ancestors, dialect, source);
-      if (!r) return;
-      if (r.when === "parse") found.atParse ??= { node, refusal: r };
-      else found.atRender.set(node.id, r);
-    });
-    byDialect.set(dialect, (p = found));
+    const own = dialect.parse?.(source);
+    if (own && "error" in own) {
+      p = { template: t, atParse: { at: own.error, nodeId: -1, refusal: own.error }, atRender: new Map() };
+    } else {
+      const found: Prepared = { template: own ? own.template : t, atParse: null, atRender: new Map() };
+      walk(found.template, (node, ancestors) => {
+        const r = dialect.refuse(node, ancestors, dialect, source);
+        if (!r) return;
+        if (r.when === "parse") found.atParse ??= { at: node, nodeId: node.id, refusal: r };
+        else found.atRender.set(node.id, r);
+      });
+      p = found;
+    }
+    byDialect.set(dialect, p);
   }
   return p;
 }
 
 export function render(doc: TemplateDocument, context: PyDict | Record<string, unknown>, options: RenderOptions): RenderResult {
   const { dialect } = options;
-  const syntax = doc.problems.find((p) => p.severity === "error");
+  // An engine with its own parser is not bound by our (Jinja2's) syntax errors.
+  const syntax = dialect.parse ? undefined : doc.problems.find((p) => p.severity === "error");
   if (syntax) {
     const f = new Fault(syntax.code, "TemplateSyntaxError", syntax.message);
     return { output: "", chunks: [], error: { code: syntax.code, message: dialect.errorMessage(f), start: syntax.start, end: syntax.end, nodeId: -1 } };
   }
   const p = prepare(doc.template, dialect, doc.text);
   if (p.atParse) {
-    const { node, refusal } = p.atParse;
+    const { at, nodeId, refusal } = p.atParse;
     const f = new Fault(refusal.code, null, refusal.message);
-    return { output: "", chunks: [], error: { code: refusal.code, message: dialect.errorMessage(f), start: node.start, end: node.end, nodeId: node.id } };
+    return { output: "", chunks: [], error: { code: refusal.code, message: dialect.errorMessage(f), start: at.start, end: at.end, nodeId } };
   }
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const out = new Output(limits.output);
+  const given = context instanceof PyDict ? context : (fromJS(context) as PyDict);
+  let engineContext: PyDict;
+  try {
+    engineContext = dialect.context ? dialect.context(given) : given;
+  } catch (e) {
+    if (!(e instanceof Fault)) throw e;
+    const t = doc.template;
+    return { output: "", chunks: [], error: { code: e.code, message: dialect.errorMessage(e), start: t.start, end: t.end, nodeId: t.id } };
+  }
   const ev = new Evaluator({
     source: doc.text,
     lines: doc.lines,
-    context: context instanceof PyDict ? context : (fromJS(context) as PyDict),
+    context: engineContext,
     dialect,
     limits,
     now: options.now ? () => options.now! : localNow,
@@ -77,7 +95,7 @@ export function render(doc: TemplateDocument, context: PyDict | Record<string, u
   });
   let error: RenderError | null = null;
   try {
-    ev.renderTemplate(doc.template, out);
+    ev.renderTemplate(p.template, out);
   } catch (e) {
     if (!(e instanceof Fault)) throw e;
     const at = e.node ?? doc.template;
