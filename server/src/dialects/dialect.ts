@@ -10,7 +10,8 @@ import type { Bound } from "../interpreter/macro";
 import type { Runtime } from "../interpreter/runtime";
 import type { CallArgs, Value } from "../interpreter/values";
 
-export type FilterFn = (rt: Runtime, value: Value, a: CallArgs) => Value;
+/** `node` is the filter as written (absent when a builtin applies a filter by name): some engines treat `x | f` and `x | f()` differently. */
+export type FilterFn = (rt: Runtime, value: Value, a: CallArgs, node?: A.Filter) => Value;
 export type TestFn = (rt: Runtime, value: Value, a: CallArgs) => boolean;
 /** A method of a builtin type: `'a,b'.split(',')` calls `methods.str.split(rt, 'a,b', args)`. */
 export type Method = (rt: Runtime, self: Value, a: CallArgs) => Value;

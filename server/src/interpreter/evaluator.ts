@@ -417,7 +417,7 @@ export class Evaluator implements Runtime {
   private applyFilter(n: A.Filter, value: Value, scope: Scope): Value {
     const f = own(this.dialect.filters, n.name);
     if (!f) throw this.dialect.unknownFilter(n.name, value);
-    return f(this, value, this.args(n, scope));
+    return f(this, value, this.args(n, scope), n);
   }
 
   private args(n: A.CallArgs, scope: Scope): CallArgs {
