@@ -60,6 +60,10 @@ export interface LexResult {
 const SINGLE_OPERATORS = "+-/*%~[](){}><=.:|,;";
 const CLOSERS: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
 const BRACKETS = "()[]{}";
+/** Delimiter spellings by sign, so tokens share these strings instead of slicing the source for each tag. */
+type Spellings = { open: Record<TagEdge["sign"], string>; close: Record<TagEdge["sign"], string> };
+const VARIABLE_DELIMITERS: Spellings = { open: { "": "{{", "-": "{{-", "+": "{{+" }, close: { "": "}}", "-": "-}}", "+": "+}}" } };
+const BLOCK_DELIMITERS: Spellings = { open: { "": "{%", "-": "{%-", "+": "{%+" }, close: { "": "%}", "-": "-%}", "+": "+%}" } };
 
 const INTEGER_RE = /0b(?:_?[01])+|0o(?:_?[0-7])+|0x(?:_?[\da-f])+|[1-9](?:_?\d)*|0(?:_?0)*/iy;
 const FLOAT_RE = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?e[+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/iy;
@@ -294,7 +298,8 @@ class Lexer {
   private lexTag(open: TagEdge): void {
     const beginType = open.type === "variable" ? "variable_begin" : "block_begin";
     const endType = open.type === "variable" ? "variable_end" : "block_end";
-    this.tokens.push({ type: beginType, value: this.src.slice(open.start, open.end), sign: open.sign, start: open.start, end: open.end });
+    const delimiters = open.type === "variable" ? VARIABLE_DELIMITERS : BLOCK_DELIMITERS;
+    this.tokens.push({ type: beginType, value: delimiters.open[open.sign], sign: open.sign, start: open.start, end: open.end });
     const mark = this.tokens.length;
     const problemMark = this.problems.length;
     let end = this.lexTagBody(open, true);
@@ -321,7 +326,7 @@ class Lexer {
         return;
       }
     }
-    this.tokens.push({ type: endType, value: this.src.slice(end.start, end.end), sign: end.sign, start: end.start, end: end.end });
+    this.tokens.push({ type: endType, value: delimiters.close[end.sign], sign: end.sign, start: end.start, end: end.end });
     this.closeTag(end, open.type === "block");
   }
 
