@@ -6,7 +6,7 @@ import type * as A from "../parser/ast";
 import type { EngineId } from "../types";
 import type { PyDict } from "../interpreter/dict";
 import type { CauseCode, Fault } from "../interpreter/errors";
-import type { Bound } from "../interpreter/macro";
+import type { Bound, MacroUses } from "../interpreter/macro";
 import type { Runtime } from "../interpreter/runtime";
 import type { CallArgs, Value } from "../interpreter/values";
 
@@ -96,8 +96,8 @@ export interface Dialect {
   loopElse?: "when-empty" | "unless-completed";
   /** Whose names a macro body sees besides its parameters: its definition's (default) or its call site's. */
   macroScope?: "definition" | "caller";
-  /** How a macro call binds its arguments where the engine differs from Jinja2's Macro.__call__. */
-  bindMacroArgs?(name: string, params: readonly A.Param[], a: CallArgs): Bound;
+  /** How a macro call binds its arguments where the engine differs from Jinja2's Macro.__call__; `uses`: which of caller/varargs/kwargs the body reads. */
+  bindMacroArgs?(name: string, params: readonly A.Param[], a: CallArgs, uses: MacroUses): Bound;
   /** The error for calling a value that cannot be called; absent: Jinja2's. */
   notCallable?(fn: Value): Fault;
   /**

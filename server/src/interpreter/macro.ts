@@ -54,7 +54,7 @@ export class Macro extends Callable {
 
   call(rt: Runtime, a: CallArgs): Value {
     const bind = rt.dialect.bindMacroArgs;
-    if (bind) return this.invoke(bind(this.name, this.params, a), this);
+    if (bind) return this.invoke(bind(this.name, this.params, a, this.uses), this);
     const n = this.params.length;
     const values: (Value | undefined)[] = a.args.slice(0, n);
     const kwargs = a.kwargs ? new Map(a.kwargs) : new Map<string, Value>();
