@@ -100,6 +100,12 @@ export interface Dialect {
   bindMacroArgs?(name: string, params: readonly A.Param[], a: CallArgs, uses: MacroUses): Bound;
   /** The error for calling a value that cannot be called; absent: Jinja2's. */
   notCallable?(fn: Value): Fault;
+  /** Bodies the engine runs in the enclosing scope, not one of their own: what they set stays visible after them (llama.cpp). */
+  inlineScopes?: { setBlock?: boolean; filterBlock?: boolean; forElse?: boolean };
+  /** The pieces `{{ v }}` writes where an engine keeps a string's parts apart (llama.cpp's string parts); absent: one, `str(v)`. */
+  printParts?(v: Value): readonly string[];
+  /** What a captured body (set or filter block, macro output) is, from the pieces it wrote; absent: their concatenation. */
+  captured?(pieces: readonly string[]): Value;
   /**
    * How `for` scopes names where an engine differs from Jinja2's fresh scope per iteration: minja's
    * ForNode also assigns the target in the enclosing scope while it collects the items (so the

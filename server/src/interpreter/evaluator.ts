@@ -137,7 +137,7 @@ export class Evaluator implements Runtime {
         this.assign(n.target, this.expr(n.value, scope), scope);
         return NORMAL;
       case "SetBlock": {
-        const body = this.capture(n.body, new Scope(scope));
+        const body = this.capture(n.body, this.bodyScope("setBlock", scope));
         this.assign(n.target, n.filter ? this.filterChain(n.filter, body, scope) : body, scope);
         return NORMAL;
       }
@@ -154,7 +154,7 @@ export class Evaluator implements Runtime {
         return NORMAL;
       }
       case "FilterBlock": {
-        const body = this.capture(n.body, new Scope(scope));
+        const body = this.capture(n.body, this.bodyScope("filterBlock", scope));
         out.write(this.str(this.filterChain(n.filter, body, scope)), n);
         return NORMAL;
       }
@@ -193,13 +193,24 @@ export class Evaluator implements Runtime {
     const s = this.str(v);
     const last = this.lastCall;
     if (last !== null && last.value === s) out.writeTraced(s, last.chunks);
+    else if (this.dialect.printParts) for (const piece of this.dialect.printParts(v)) out.write(piece, n);
     else out.write(s, n);
   }
 
-  private capture(body: readonly A.Stmt[], scope: Scope): string {
+  /** The value of a body rendered into `out` (see Dialect.captured). */
+  private capturedValue(out: Output): Value {
+    return this.dialect.captured ? this.dialect.captured(out.pieces) : out.toString();
+  }
+
+  /** The scope a set/filter block body or a for's else runs in (see Dialect.inlineScopes). */
+  private bodyScope(kind: "setBlock" | "filterBlock" | "forElse", scope: Scope): Scope {
+    return this.dialect.inlineScopes?.[kind] ? scope : new Scope(scope);
+  }
+
+  private capture(body: readonly A.Stmt[], scope: Scope): Value {
     const out = new Output(this.setup.limits.output);
     this.block(body, scope, out);
-    return out.toString();
+    return this.capturedValue(out);
   }
 
   /** `{% filter a | b %}` / `{% set x | a | b %}`: the chain's innermost filter gets `value`. */
@@ -242,10 +253,12 @@ export class Evaluator implements Runtime {
       if (sig === NORMAL) completed = true;
     }
     const noIteration = this.dialect.loopElse === "unless-completed" ? !completed : items.length === 0;
-    if (noIteration && n.orElse) this.block(n.orElse, scope, out);
+    if (noIteration && n.orElse) this.block(n.orElse, this.bodyScope("forElse", scope), out);
   }
 
   private assign(target: A.Expr, v: Value, scope: Scope): void {
+    // A target the engine cannot assign to fails when the assignment happens, after the value.
+    if (this.hasRefusals) this.checkRefusal(target);
     switch (target.kind) {
       case "Name":
         scope.set(target.name, v);
@@ -286,10 +299,9 @@ export class Evaluator implements Runtime {
     );
   }
 
-  private returned(out: Output): string {
-    const value = out.toString();
-    this.lastCall = { value, chunks: out.chunks };
-    return value;
+  private returned(out: Output): Value {
+    this.lastCall = { value: out.toString(), chunks: out.chunks };
+    return this.capturedValue(out);
   }
 
   private nested<T>(f: () => T): T {

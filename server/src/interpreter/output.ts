@@ -31,8 +31,12 @@ export class Output {
   /** Writes text whose provenance is already known (a macro's output printed by `{{ m() }}`). */
   writeTraced(s: string, chunks: readonly Chunk[]): void {
     const start = this.length;
-    this.grow(s);
-    for (const c of chunks) this.chunks.push({ ...c, start: c.start + start, end: c.end + start });
+    if (this.length + s.length > this.limit) this.grow(s);
+    // One piece per chunk, as if its writes had happened here (see pieces).
+    for (const c of chunks) {
+      this.grow(s.slice(c.start, c.end));
+      this.chunks.push({ ...c, start: c.start + start, end: c.end + start });
+    }
   }
 
   private grow(s: string): void {
@@ -41,6 +45,11 @@ export class Output {
     }
     this.parts.push(s);
     this.length += s.length;
+  }
+
+  /** The strings written, one per write: an engine that keeps string parts builds its captured values from these. */
+  get pieces(): readonly string[] {
+    return this.parts;
   }
 
   toString(): string {
