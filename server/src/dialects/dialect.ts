@@ -94,6 +94,8 @@ export interface Dialect {
   context?(ctx: PyDict): PyDict;
   /** When a `for`'s else runs: Jinja2's "when-empty" (default) or "unless-completed" (llama.cpp: no iteration ran to its end). */
   loopElse?: "when-empty" | "unless-completed";
+  /** An iteration ended by break/continue writes nothing (@huggingface/jinja: the exception discards the strings its blocks had built). */
+  loopControlDropsIteration?: boolean;
   /** Whose names a macro body sees besides its parameters: its definition's (default) or its call site's. */
   macroScope?: "definition" | "caller";
   /** How a macro call binds its arguments where the engine differs from Jinja2's Macro.__call__; `uses`: which of caller/varargs/kwargs the body reads. */

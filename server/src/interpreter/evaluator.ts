@@ -248,7 +248,9 @@ export class Evaluator implements Runtime {
       const s = shared ?? new Scope(scope);
       this.assign(n.target, items[i], s);
       s.set("loop", loop);
-      const sig = this.block(n.body, s, out);
+      const into = this.dialect.loopControlDropsIteration ? new Output(this.setup.limits.output) : out;
+      const sig = this.block(n.body, s, into);
+      if (into !== out && sig === NORMAL) out.writeTraced(into.toString(), into.chunks);
       if (sig === BREAK) break;
       if (sig === NORMAL) completed = true;
     }
