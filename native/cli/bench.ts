@@ -1,0 +1,126 @@
+// `chat-template bench [--json] [--target FILE --draft FILE] …`: plain vs DFlash decoding of one pair.
+// Without --target it runs on the constructed test pair, whose acceptance is known, so the figure that
+// matters is the speedup against the ideal one computed from measured parts:
+//   ideal = τ · T_plain_step / (T_verify + T_draft),  τ = tokens per verification step.
+import { UsageError, parseArgs } from "../../server/src/cli/args";
+import type { CommandIO } from "../../server/src/cli/io";
+import { Engine } from "../engine/engine";
+import { EngineError } from "../engine/errors";
+import type { GenerateResult } from "../engine/types";
+import { CYCLE, writeConstructedPair } from "../testModels/pairs";
+import { tempDir } from "./tempDir";
+
+export const usage =
+  "chat-template bench [--json] [--target FILE --draft FILE] [--tokens N] [--prompt N] [--runs N] [--threads N] [--context N] [--gpu-layers N]";
+
+export interface BenchSummary {
+  lossless: boolean;
+  acceptance: number;
+  plain_tps: number;
+  dflash_tps: number;
+  speedup: number;
+  ideal_speedup: number;
+  tokens_per_step: number;
+  plain_step_ms: number;
+  verify_ms: number;
+  draft_ms: number;
+}
+
+export function summarize(plain: GenerateResult, dflash: GenerateResult): BenchSummary {
+  const p = plain.stats;
+  const d = dflash.stats;
+  const plainStep = p.generateMs / Math.max(1, p.targetDecodes);
+  const verify = d.draftSteps ? d.verifyMs / d.draftSteps : 0;
+  const draft = d.draftSteps ? d.draftMs / d.draftSteps : 0;
+  const tau = d.generatedTokens / Math.max(1, d.targetDecodes);
+  return {
+    lossless: plain.tokens.length === dflash.tokens.length && plain.tokens.every((t, i) => t === dflash.tokens[i]),
+    acceptance: d.acceptance,
+    plain_tps: p.tokensPerSecond,
+    dflash_tps: d.tokensPerSecond,
+    speedup: d.tokensPerSecond / p.tokensPerSecond,
+    ideal_speedup: verify + draft > 0 ? (tau * plainStep) / (verify + draft) : 0,
+    tokens_per_step: tau,
+    plain_step_ms: plainStep,
+    verify_ms: verify,
+    draft_ms: draft,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function int(value: string | undefined, flag: string, def: number, min: number): number {
+  if (value === undefined) return def;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer >= ${min}`);
+  return n;
+}
+
+export async function benchCommand(argv: string[], io: CommandIO): Promise<number> {
+  try {
+    return await bench(argv, io);
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    io.stderr(`chat-template bench: ${e.message}\n`);
+    return 1;
+  }
+}
+
+async function bench(argv: string[], io: CommandIO): Promise<number> {
+  const args = parseArgs(argv, { values: ["target", "draft", "tokens", "prompt", "runs", "threads", "context", "gpu-layers"], switches: ["json"] });
+  if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  if (args.values.has("target") !== args.values.has("draft")) throw new UsageError("--target and --draft go together");
+  const tokens = int(args.values.get("tokens"), "tokens", 256, 1);
+  const promptLen = int(args.values.get("prompt"), "prompt", 64, 1);
+  const runs = int(args.values.get("runs"), "runs", 3, 1);
+  const builtIn = !args.values.has("target");
+  const tmp = builtIn ? tempDir("bench") : undefined;
+  try {
+    const pair = tmp ? writeConstructedPair(tmp.dir) : { target: args.values.get("target")!, draft: args.values.get("draft")! };
+    const engine = await Engine.load({
+      target: pair.target,
+      draft: pair.draft,
+      contextSize: int(args.values.get("context"), "context", Math.max(4096, promptLen + tokens + 64), 64),
+      gpuLayers: int(args.values.get("gpu-layers"), "gpu-layers", -1, -1),
+      // the built-in pair has 64-wide layers: more threads only add synchronization
+      threads: int(args.values.get("threads"), "threads", builtIn ? 1 : 0, 0) || undefined,
+    });
+    try {
+      // the constructed pair's cycle, as its byte tokens; a real model gets a text prompt
+      const prompt = builtIn
+        ? Array.from({ length: promptLen }, (_, i) => "a".charCodeAt(0) + (i % CYCLE))
+        : (await engine.tokenize("Write a long, detailed story about a lighthouse keeper. ".repeat(Math.ceil(promptLen / 12)))).slice(0, promptLen);
+      const gen = (speculative: boolean, maxTokens: number) => engine.generate(prompt, { maxTokens, temperature: 0, ignoreEos: true, speculative });
+      await gen(false, 8);
+      await gen(true, 8);
+      const results: BenchSummary[] = [];
+      for (let i = 0; i < runs; i++) results.push(summarize(await gen(false, tokens), await gen(true, tokens)));
+      const s = Object.fromEntries(
+        Object.keys(results[0]).map((k) => {
+          const key = k as keyof BenchSummary;
+          return [k, key === "lossless" ? results.every((r) => r.lossless) : median(results.map((r) => r[key] as number))];
+        }),
+      ) as unknown as BenchSummary;
+      const info = engine.info;
+      io.stdout(
+        `backend: ${info.backend.kind} (${info.backend.reason})\n` +
+          `target: ${info.description}${builtIn ? " — the constructed test pair (hand-set weights)" : ""}\n` +
+          `draft: ${info.draft?.name}, block ${info.draft?.blockSize}, up to ${info.draft?.draftMax} tokens per step\n` +
+          `plain : ${s.plain_tps.toFixed(1)} tok/s, ${s.plain_step_ms.toFixed(3)} ms per step\n` +
+          `dflash: ${s.dflash_tps.toFixed(1)} tok/s, acceptance ${(s.acceptance * 100).toFixed(1)}%, ${s.tokens_per_step.toFixed(2)} tokens per step, ` +
+          `verify ${s.verify_ms.toFixed(3)} ms + draft ${s.draft_ms.toFixed(3)} ms per step\n` +
+          `speedup ${s.speedup.toFixed(2)}x of ideal ${s.ideal_speedup.toFixed(2)}x (${((100 * s.speedup) / s.ideal_speedup).toFixed(0)}%), ` +
+          `lossless: ${s.lossless ? "yes" : "NO"} (median of ${runs} runs of ${tokens} tokens)\n`,
+      );
+      if (args.switches.has("json")) {
+        const { lossless, acceptance, plain_tps, dflash_tps, speedup, ideal_speedup } = s;
+        io.stdout(JSON.stringify({ lossless, acceptance, plain_tps, dflash_tps, speedup, ideal_speedup }) + "\n");
+      }
+      return s.lossless ? 0 : 1;
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    tmp?.cleanup();
+  }
+}

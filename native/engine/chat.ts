@@ -1,0 +1,50 @@
+// llama.cpp's chat layer and Jinja engine, with or without a loaded model.
+import { loadBackend, type BackendOptions } from "./backend";
+import { fromNative } from "./errors";
+import type { NativeChatTemplates } from "./native";
+import type { ChatPrompt, ChatRequest, ParsedMessage, TemplateCaps } from "./types";
+
+async function native<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    throw fromNative(e);
+  }
+}
+
+export class ChatTemplate {
+  /** @internal use ChatTemplate.fromSource or Engine.chatTemplate */
+  constructor(private readonly native: NativeChatTemplates) {}
+
+  /** A template as llama.cpp would serve it for a model whose bos/eos tokens have this text. */
+  static async fromSource(source: string, tokens: { bos?: string; eos?: string } = {}, backend?: BackendOptions): Promise<ChatTemplate> {
+    const { addon } = loadBackend(backend);
+    return new ChatTemplate(await native(addon.createChatTemplates(source, tokens.bos ?? "", tokens.eos ?? "")));
+  }
+
+  /** The exact prompt (and grammar, stops, parser) llama-server builds for this chat-completions request. */
+  apply(request: ChatRequest): Promise<ChatPrompt> {
+    return native(this.native.apply(JSON.stringify(request)));
+  }
+
+  /** The capabilities llama.cpp infers by probing the template. */
+  caps(): Promise<TemplateCaps> {
+    return native(this.native.caps());
+  }
+
+  get source(): string {
+    return this.native.source();
+  }
+}
+
+/** Splits model output into content, reasoning and tool calls the way llama-server does for this prompt's format. */
+export function parseChatOutput(text: string, prompt: ChatPrompt, options: { partial?: boolean; backend?: BackendOptions } = {}): Promise<ParsedMessage> {
+  const { addon } = loadBackend(options.backend);
+  return native(addon.parseChatOutput(text, options.partial ?? false, prompt));
+}
+
+/** Renders template text with llama.cpp's own Jinja engine (common/jinja). */
+export function renderTemplate(source: string, variables: Record<string, unknown>, backend?: BackendOptions): Promise<string> {
+  const { addon } = loadBackend(backend);
+  return native(addon.renderJinja(source, JSON.stringify(variables)));
+}

@@ -1,0 +1,62 @@
+// Typed errors of the engine. `code` is stable (the endpoint maps codes to HTTP errors); messages are for people.
+import { GGUFError } from "../../server/src/gguf/types";
+
+export type EngineErrorCode =
+  | "invalid_argument"
+  | "file_not_found"
+  | "invalid_model"
+  | "model_mismatch"
+  | "context_overflow"
+  | "template_error"
+  | "decode_error"
+  | "backend_unavailable";
+
+export class EngineError extends Error {
+  constructor(
+    readonly code: EngineErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "EngineError";
+  }
+}
+
+/** Raised before any decoding when prompt + max_tokens do not fit the context. */
+export class ContextOverflowError extends EngineError {
+  constructor(
+    readonly promptTokens: number,
+    readonly maxTokens: number,
+    readonly contextSize: number,
+  ) {
+    super("context_overflow", `input length and max_tokens exceed context limit: ${promptTokens} + ${maxTokens} > ${contextSize}`);
+    this.name = "ContextOverflowError";
+  }
+}
+
+/** A GGUF that our own reader rejects, with the byte offset of the problem. */
+export class ModelFileError extends EngineError {
+  constructor(
+    readonly file: string,
+    readonly offset: number,
+    message: string,
+  ) {
+    super("invalid_model", message);
+    this.name = "ModelFileError";
+  }
+
+  static from(e: GGUFError): ModelFileError {
+    return new ModelFileError(e.file, e.offset, e.message);
+  }
+}
+
+const CODES = new Set<string>(["invalid_argument", "file_not_found", "invalid_model", "model_mismatch", "context_overflow", "template_error", "decode_error"]);
+
+/** The addon rejects with plain Errors carrying `code` and numeric fields; this gives them their class. */
+export function fromNative(e: unknown): Error {
+  if (!(e instanceof Error)) return new Error(String(e));
+  const x = e as Error & { code?: string; promptTokens?: number; maxTokens?: number; contextSize?: number };
+  if (x.code === "context_overflow" && x.promptTokens !== undefined) return new ContextOverflowError(x.promptTokens, x.maxTokens!, x.contextSize!);
+  if (x.code && CODES.has(x.code)) return new EngineError(x.code as EngineErrorCode, x.message);
+  // argument validation in the binding (TypeError, RangeError) means a caller bug: keep it as it is
+  return e;
+}

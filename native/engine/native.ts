@@ -1,0 +1,65 @@
+// Typings of the two addons' raw interfaces (native/src/loader, native/src/addon). Only backend.ts loads
+// them; everything else goes through the typed wrappers.
+import type { ChatPrompt, Device, ModelInfo, ParsedMessage, TemplateCaps } from "./types";
+
+export interface LoaderAddon {
+  loadGlobal(path: string): string | null;
+  tryLoad(path: string): string | null;
+  probeCuda(): CudaProbe;
+}
+
+export interface CudaProbe {
+  driver: boolean;
+  error?: string;
+  driverVersion?: number;
+  devices?: { name: string; computeCapability: string; memory: number }[];
+}
+
+export interface NativeGenerateResult {
+  tokens: Int32Array;
+  text: string;
+  stopReason: "eos" | "stop" | "length" | "abort";
+  stopString: string | null;
+  stats: {
+    speculative: boolean;
+    promptTokens: number;
+    promptEvaluated: number;
+    promptMs: number;
+    generatedTokens: number;
+    generateMs: number;
+    targetDecodes: number;
+    draftSteps: number;
+    drafted: number;
+    accepted: number;
+    draftedAt: number[];
+    acceptedAt: number[];
+    draftMs: number;
+    verifyMs: number;
+    sampleMs: number;
+  };
+}
+
+export interface NativeEngine {
+  load(params: object, onProgress?: (stage: string, progress: number) => void): Promise<void>;
+  info(): Omit<ModelInfo, "backend">;
+  tokenize(text: string, addSpecial: boolean, parseSpecial: boolean): Promise<Int32Array>;
+  detokenize(tokens: ArrayLike<number>, special: boolean): Promise<string>;
+  chatTemplates(overrideSource: string): Promise<NativeChatTemplates>;
+  generate(params: object, onToken?: (token: number | null, text: string) => void): { done: Promise<NativeGenerateResult>; abort(): void };
+  close(): Promise<void>;
+}
+
+export interface NativeChatTemplates {
+  apply(requestJson: string): Promise<ChatPrompt>;
+  caps(): Promise<TemplateCaps>;
+  source(): string;
+}
+
+export interface EngineAddon {
+  init(libDirs: string[], verbose: boolean): void;
+  devices(): Device[];
+  Engine: new () => NativeEngine;
+  createChatTemplates(source: string, bosText: string, eosText: string): Promise<NativeChatTemplates>;
+  parseChatOutput(text: string, isPartial: boolean, prompt: ChatPrompt): Promise<ParsedMessage>;
+  renderJinja(source: string, contextJson: string): Promise<string>;
+}

@@ -1,0 +1,38 @@
+// The C++ bench and its model generator, which the GPU check runs where there is no Node: tried here on
+// the tiny shape so that the GPU run does not discover a broken generator.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { readGGUFHeader } from "../../../server/src/gguf/reader";
+import { nativeBinDir } from "../../../native/engine/paths";
+import { tempDir } from "../../helpers/gguf";
+
+const tmp = tempDir("cpp-bench");
+after(tmp.cleanup);
+const bench = (...args: string[]) => spawnSync(join(nativeBinDir(), "dflash-bench"), args, { encoding: "utf8" });
+
+describe("dflash-bench", () => {
+  for (const kind of ["constructed", "random"]) {
+    it(`writes a ${kind} pair and benchmarks it losslessly`, () => {
+      const made = bench("make-models", tmp.dir, "--shape", "tiny", "--kind", kind, "--type", "q8_0");
+      assert.equal(made.status, 0, made.stderr);
+      const [target, draft] = made.stdout.trim().split("\n");
+      const t = readGGUFHeader(target);
+      assert.equal(t.metadata.get("general.architecture")?.value, "qwen3");
+      assert.equal(readGGUFHeader(draft).metadata.get("dflash.block_size")?.value, 16);
+      const r = bench("run", "--target", target, "--draft", draft, "--tokens", "64", "--threads", "1", "--flash-attn", "off", "--json");
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      const last = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+      assert.equal(last.lossless, true);
+      if (kind === "constructed") assert.ok(last.acceptance > 0.9, `acceptance ${last.acceptance} (q8_0 weights keep the construction)`);
+    });
+  }
+
+  it("explains its usage", () => {
+    const r = bench("run", "--target", "x");
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /usage:\n  dflash-bench make-models/);
+    assert.match(bench("make-models", tmp.dir, "--shape", "huge").stderr, /unknown shape 'huge'/);
+  });
+});
