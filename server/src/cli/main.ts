@@ -3,6 +3,9 @@ import { UsageError } from "./args";
 import { checkCommand, usage as checkUsage } from "./check";
 import { extractCommand, usage as extractUsage } from "./extract";
 import { processIO, type CommandIO } from "./io";
+import { benchCommand, usage as benchUsage } from "../../../native/cli/bench";
+import { installCudaCommand, usage as installCudaUsage } from "../../../native/cli/installCuda";
+import { makeTestModelsCommand, usage as makeTestModelsUsage } from "../../../native/cli/makeTestModels";
 import { renderCommand, usage as renderUsage } from "./render";
 
 type Command = (argv: string[], io: CommandIO) => number | Promise<number>;
@@ -11,6 +14,9 @@ const commands: Record<string, { run: Command; usage: string }> = {
   check: { run: checkCommand, usage: checkUsage },
   render: { run: renderCommand, usage: renderUsage },
   extract: { run: extractCommand, usage: extractUsage },
+  "make-test-models": { run: makeTestModelsCommand, usage: makeTestModelsUsage },
+  bench: { run: benchCommand, usage: benchUsage },
+  "install-cuda": { run: installCudaCommand, usage: installCudaUsage },
 };
 
 function helpText(): string {
