@@ -87,6 +87,9 @@ export const jinja2_3_1: Dialect = {
   text: (node) => node.value,
   refuse,
   ops: pythonOps,
+  // compiler.py visit_For: the "no iteration" flag is cleared at the end of the body, so an else
+  // block also runs when every iteration ended in break/continue.
+  loopElse: "unless-completed",
   filters: { ...sequenceFilters, ...stringFilters, ...valueFilters },
   tests,
   methods: { str: strMethods, list: listMethods, dict: dictMethods, tuple: tupleMethods, int: intMethods, float: floatMethods },

@@ -3,9 +3,12 @@
 // key as first written is kept aside only when it differs from its normal form, which for the
 // string keys of chat-template data is never.
 import { Fault } from "./errors";
+import { Undefined } from "./undefined";
 import { Markup, PyObject, Tuple, type Value } from "./values";
 
-type Key = string | bigint | number | null | object;
+type Key = string | bigint | number | null | object | symbol;
+
+const UNDEFINED_KEY = Symbol("Undefined");
 
 function normKey(k: Value): Key {
   switch (typeof k) {
@@ -21,6 +24,8 @@ function normKey(k: Value): Key {
   if (Array.isArray(k) || k instanceof PyDict) throw Fault.type(`unhashable type: '${Array.isArray(k) ? "list" : "dict"}'`);
   if (k instanceof Markup) return k.s;
   if (k instanceof Tuple) return "\u0000(" + k.items.map((x) => keyString(normKey(x))).join(",") + ")";
+  // Jinja2's Undefined hashes by its type and equals any other Undefined.
+  if (k instanceof Undefined) return UNDEFINED_KEY;
   return k;
 }
 

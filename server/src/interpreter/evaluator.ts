@@ -131,13 +131,18 @@ export class Evaluator implements Runtime {
         }
         return n.orElse ? this.block(n.orElse, scope, out) : NORMAL;
       case "For":
-        this.forLoop(n, this.expr(n.iter, scope), scope, out, 0);
-        return NORMAL;
+        return this.forLoop(n, this.expr(n.iter, scope), scope, out, 0);
       case "Set":
+        // Jinja2 checks a `ns.attr` target before it evaluates the value.
+        if (n.target.kind === "GetAttr" && !this.ops.setattr) this.namespaceOf(n.target, scope);
         this.assign(n.target, this.expr(n.value, scope), scope);
         return NORMAL;
       case "SetBlock": {
-        const body = this.capture(n.body, this.bodyScope("setBlock", scope));
+        const sub = new Output(this.setup.limits.output);
+        // Jinja2 renders these bodies inline: a break/continue inside leaves them unfinished.
+        const sig = this.block(n.body, this.bodyScope("setBlock", scope), sub);
+        if (sig !== NORMAL) return sig;
+        const body = this.capturedValue(sub);
         this.assign(n.target, n.filter ? this.filterChain(n.filter, body, scope) : body, scope);
         return NORMAL;
       }
@@ -154,8 +159,10 @@ export class Evaluator implements Runtime {
         return NORMAL;
       }
       case "FilterBlock": {
-        const body = this.capture(n.body, this.bodyScope("filterBlock", scope));
-        out.write(this.str(this.filterChain(n.filter, body, scope)), n);
+        const sub = new Output(this.setup.limits.output);
+        const sig = this.block(n.body, this.bodyScope("filterBlock", scope), sub);
+        if (sig !== NORMAL) return sig;
+        out.write(this.str(this.filterChain(n.filter, this.capturedValue(sub), scope)), n);
         return NORMAL;
       }
       case "Raw":
@@ -207,19 +214,14 @@ export class Evaluator implements Runtime {
     return this.dialect.inlineScopes?.[kind] ? scope : new Scope(scope);
   }
 
-  private capture(body: readonly A.Stmt[], scope: Scope): Value {
-    const out = new Output(this.setup.limits.output);
-    this.block(body, scope, out);
-    return this.capturedValue(out);
-  }
-
   /** `{% filter a | b %}` / `{% set x | a | b %}`: the chain's innermost filter gets `value`. */
   private filterChain(f: A.Filter, value: Value, scope: Scope): Value {
     const input = f.expr === null ? value : f.expr.kind === "Filter" ? this.filterChain(f.expr, value, scope) : this.expr(f.expr, scope);
     return this.applyFilter(f, input, scope);
   }
 
-  private forLoop(n: A.For, iterable: Value, scope: Scope, out: Output, depth0: number): void {
+  /** Returns the else block's signal: a break/continue there belongs to an enclosing loop. */
+  private forLoop(n: A.For, iterable: Value, scope: Scope, out: Output, depth0: number): Signal {
     const targets = n.target.kind === "Tuple" ? n.target.items.length : 1;
     let items = this.ops.loopItems ? this.ops.loopItems(iterable, targets, this) : Array.from(this.ops.iterate(iterable, this));
     this.tick(items.length);
@@ -255,7 +257,8 @@ export class Evaluator implements Runtime {
       if (sig === NORMAL) completed = true;
     }
     const noIteration = this.dialect.loopElse === "unless-completed" ? !completed : items.length === 0;
-    if (noIteration && n.orElse) this.block(n.orElse, this.bodyScope("forElse", scope), out);
+    // The else block is a frame of its own in Jinja2: what it sets stays there.
+    return noIteration && n.orElse ? this.block(n.orElse, this.bodyScope("forElse", scope), out) : NORMAL;
   }
 
   private assign(target: A.Expr, v: Value, scope: Scope): void {
@@ -275,13 +278,17 @@ export class Evaluator implements Runtime {
           this.ops.setattr(this.expr(target.object, scope), target.attr, v, this);
           return;
         }
-        const ns = target.object.kind === "Name" ? this.lookup(target.object.name, scope) : null;
-        if (!(ns instanceof Namespace)) throw Fault.runtime("cannot assign attribute on non-namespace object");
-        ns.attrs.set(target.attr, v);
+        this.namespaceOf(target, scope).attrs.set(target.attr, v);
         return;
       }
     }
     throw Fault.runtime(`cannot assign to ${target.kind}`);
+  }
+
+  private namespaceOf(target: A.GetAttr, scope: Scope): Namespace {
+    const ns = target.object.kind === "Name" ? this.lookup(target.object.name, scope) : null;
+    if (!(ns instanceof Namespace)) throw Fault.runtime("cannot assign attribute on non-namespace object");
+    return ns;
   }
 
   private macro(name: string, params: readonly A.Param[], body: readonly A.Stmt[], uses: ReturnType<typeof macroUses>, closure: Scope, callerScoped = false): Macro {

@@ -79,6 +79,7 @@ export class Macro extends Callable {
   }
 
   override pyRepr(): string {
-    return `<Macro '${this.name}'>`;
+    // The caller of a call block is Jinja2's anonymous macro.
+    return this.name === "caller" ? "<Macro anonymous>" : `<Macro '${this.name}'>`;
   }
 }

@@ -111,11 +111,16 @@ export class PyIterator extends PyObject {
   constructor(
     private readonly source: Iterator<Value>,
     private readonly name = "generator",
+    /** The generator function's name, which Python prints (`<generator object sync_do_map at …>`). */
+    private readonly qualname: string | null = null,
   ) {
     super();
   }
   get typeName(): string {
     return this.name;
+  }
+  override pyRepr(): string {
+    return this.qualname ? `<generator object ${this.qualname} at 0x0>` : `<${this.name} object at 0x0>`;
   }
   next(): IteratorResult<Value> {
     return this.source.next();

@@ -16,8 +16,10 @@ export function bind(fname: string, params: readonly string[], a: CallArgs, requ
       out[i] = v;
     }
   }
-  for (let i = 0; i < required; i++) {
-    if (out[i] === undefined) throw Fault.type(`${fname}() missing required argument '${params[i]}' (pos ${i + 1})`);
+  const missing = params.slice(0, required).filter((_, i) => out[i] === undefined).map((p) => `'${p}'`);
+  if (missing.length) {
+    const list = missing.length === 1 ? missing[0] : missing.length === 2 ? missing.join(" and ") : `${missing.slice(0, -1).join(", ")}, and ${missing[missing.length - 1]}`;
+    throw Fault.type(`${fname}() missing ${missing.length} required positional argument${missing.length === 1 ? "" : "s"}: ${list}`);
   }
   return out;
 }
@@ -27,12 +29,18 @@ export function opt<T extends Value>(v: Value | undefined, dflt: T): Value {
   return v === undefined ? dflt : v;
 }
 
-/** For methods that take positional arguments only (most str methods). */
-export function positional(fname: string, a: CallArgs, max: number, min = 0): Value[] {
-  if (a.kwargs && a.kwargs.size > 0) throw Fault.type(`${fname}() takes no keyword arguments`);
-  if (a.args.length > max || a.args.length < min) {
-    const want = min === max ? `exactly ${max}` : a.args.length < min ? `at least ${min}` : `at most ${max}`;
-    throw Fault.type(`${fname}() takes ${want} argument${(a.args.length < min ? min : max) === 1 ? "" : "s"} (${a.args.length} given)`);
-  }
-  return a.args;
+/** For methods that take positional arguments only; `qualname` as CPython names them ("str.zfill"). */
+export function positional(qualname: string, a: CallArgs, max: number, min = 0, varargs = false): Value[] {
+  const n = a.args.length;
+  const name = qualname.slice(qualname.indexOf(".") + 1);
+  if (a.kwargs && a.kwargs.size > 0) throw Fault.type(`${qualname}() takes no keyword arguments`);
+  if (n >= min && n <= max) return a.args;
+  // CPython's wording differs between one-argument (METH_O), no-argument and other methods.
+  if (max === 0) throw Fault.type(`${qualname}() takes no arguments (${n} given)`);
+  if (min === 1 && max === 1) throw Fault.type(`${qualname}() takes exactly one argument (${n} given)`);
+  const [bound, k] = n < min ? ["least", min] : ["most", max];
+  const s = k === 1 ? "" : "s";
+  // METH_VARARGS methods (str.find & co.) use the older PyArg_ParseTuple wording.
+  if (varargs) throw Fault.type(`${name}() takes at ${bound} ${k} argument${s} (${n} given)`);
+  throw Fault.type(`${name} expected at ${bound} ${k} argument${s}, got ${n}`);
 }

@@ -16,9 +16,9 @@ function items(self: Value): readonly Value[] {
   return Array.isArray(self) ? self : (self as Tuple).items;
 }
 
-function index(name: string, kind: string) {
+function index(kind: "list" | "tuple") {
   return (_rt: unknown, self: Value, a: { args: Value[]; kwargs: Map<string, Value> | null }): Value => {
-    const [x, start, stop] = positional(name, a, 3, 1);
+    const [x, start, stop] = positional(`${kind}.index`, a, 3, 1);
     const xs = items(self);
     const n = xs.length;
     const norm = (v: Value | undefined, d: number) => {
@@ -31,9 +31,9 @@ function index(name: string, kind: string) {
   };
 }
 
-function count(name: string) {
+function count(kind: "list" | "tuple") {
   return (_rt: unknown, self: Value, a: { args: Value[]; kwargs: Map<string, Value> | null }): Value => {
-    const [x] = positional(name, a, 1, 1);
+    const [x] = positional(`${kind}.count`, a, 1, 1);
     return BigInt(items(self).filter((y) => eq(y, x)).length);
   };
 }
@@ -41,20 +41,20 @@ function count(name: string) {
 export const listMethods: MethodTable = {
   append: UNSAFE,
   clear: (_rt, self, a) => {
-    positional("clear", a, 0);
+    positional("list.clear", a, 0);
     (self as Value[]).length = 0;
     return null;
   },
   copy: (_rt, self, a) => {
-    positional("copy", a, 0);
+    positional("list.copy", a, 0);
     return [...(self as Value[])];
   },
-  count: count("count"),
+  count: count("list"),
   extend: UNSAFE,
-  index: index("index", "list"),
+  index: index("list"),
   insert: UNSAFE,
   pop: (_rt, self, a) => {
-    const [i] = positional("pop", a, 1);
+    const [i] = positional("list.pop", a, 1);
     const list = self as Value[];
     if (list.length === 0) throw new Fault("runtime/index", "IndexError", "pop from empty list");
     if (i !== undefined && !isInt(i)) throw Fault.type(`'${typeof i === "number" ? "float" : "str"}' object cannot be interpreted as an integer`);
@@ -71,26 +71,26 @@ export const listMethods: MethodTable = {
 export const dictMethods: MethodTable = {
   clear: UNSAFE,
   copy: (_rt, self, a) => {
-    positional("copy", a, 0);
+    positional("dict.copy", a, 0);
     return PyDict.from((self as PyDict).entries());
   },
   fromkeys: (_rt, _self, a) => {
-    const [keys, value] = positional("fromkeys", a, 2, 1);
+    const [keys, value] = positional("dict.fromkeys", a, 2, 1);
     const d = new PyDict();
     for (const k of Array.isArray(keys) ? keys : keys instanceof Tuple ? keys.items : [...(keys as PyDict).keys()]) d.set(k, value ?? null);
     return d;
   },
   get: (_rt, self, a) => {
-    const [k, dflt] = positional("get", a, 2, 1);
+    const [k, dflt] = positional("dict.get", a, 2, 1);
     const v = (self as PyDict).get(k);
     return v !== undefined ? v : dflt === undefined ? null : dflt;
   },
   items: (_rt, self, a) => {
-    positional("items", a, 0);
+    positional("dict.items", a, 0);
     return new DictView(self as PyDict, "items");
   },
   keys: (_rt, self, a) => {
-    positional("keys", a, 0);
+    positional("dict.keys", a, 0);
     return new DictView(self as PyDict, "keys");
   },
   pop: UNSAFE,
@@ -98,19 +98,19 @@ export const dictMethods: MethodTable = {
   setdefault: UNSAFE,
   update: UNSAFE,
   values: (_rt, self, a) => {
-    positional("values", a, 0);
+    positional("dict.values", a, 0);
     return new DictView(self as PyDict, "values");
   },
 };
 
 export const tupleMethods: MethodTable = {
-  count: count("count"),
-  index: index("index", "tuple"),
+  count: count("tuple"),
+  index: index("tuple"),
 };
 
 export const intMethods: MethodTable = {
   bit_length: (_rt, self, a) => {
-    positional("bit_length", a, 0);
+    positional("int.bit_length", a, 0);
     const n = toBig(self as bigint);
     return BigInt((n < 0n ? -n : n).toString(2).replace(/^0$/, "").length);
   },
@@ -118,7 +118,7 @@ export const intMethods: MethodTable = {
 
 export const floatMethods: MethodTable = {
   is_integer: (_rt, self, a) => {
-    positional("is_integer", a, 0);
+    positional("float.is_integer", a, 0);
     return Number.isInteger(self as number);
   },
 };

@@ -11,11 +11,12 @@ import { arith } from "../python/ops";
 import { codePoints } from "../python/text";
 import type { Runtime } from "../runtime";
 import { Undefined } from "../undefined";
-import { Markup, PyIterator, Tuple, typeName, type CallArgs, type Value } from "../values";
+import { DictView, Markup, PyIterator, PyRange, Tuple, typeName, type CallArgs, type Value } from "../values";
 import { attrGetter, ignoreCase, multiAttrGetter, type Getter } from "./attrGetter";
 import { bind, opt } from "./args";
 
-function lazy(rt: Runtime, make: () => Iterable<Value>, name = "generator"): PyIterator {
+/** A Jinja2 generator filter (`qualname` is its Python function) or a builtin iterator type (`typeName`). */
+function lazy(rt: Runtime, make: () => Iterable<Value>, qualname: string | null, typeName = "generator"): PyIterator {
   let it: Iterator<Value> | null = null;
   return new PyIterator(
     {
@@ -25,7 +26,8 @@ function lazy(rt: Runtime, make: () => Iterable<Value>, name = "generator"): PyI
         return it.next();
       },
     },
-    name,
+    typeName,
+    qualname,
   );
 }
 
@@ -55,7 +57,7 @@ function selectOrReject(rt: Runtime, value: Value, a: CallArgs, keep: boolean, b
     const rest = { args: a.args.slice(off + 1), kwargs: a.kwargs };
     const test = name === undefined ? truthy : (x: Value) => rt.test(rt.str(name), x, rest);
     for (const item of rt.iterate(value)) if (test(trans(item)) === keep) yield item;
-  });
+  }, "select_or_reject");
 }
 
 function mapFilter(rt: Runtime, value: Value, a: CallArgs): Value {
@@ -77,7 +79,7 @@ function mapFilter(rt: Runtime, value: Value, a: CallArgs): Value {
       fn = (x) => rt.filter(name, x, rest);
     }
     for (const item of rt.iterate(value)) yield fn(item);
-  });
+  }, "sync_do_map");
 }
 
 function minMax(rt: Runtime, value: Value, a: CallArgs, fname: string, sign: 1 | -1): Value {
@@ -118,12 +120,13 @@ export const sequenceFilters: Record<string, FilterFn> = {
         if (fill !== undefined && fill !== null && tmp.length < n) while (tmp.length < n) tmp.push(fill);
         yield tmp;
       }
-    });
+    }, "do_batch");
   },
   dictsort: (rt, value, a) => {
     const [cs, by, reverse] = bind("do_dictsort", ["case_sensitive", "by", "reverse"], a);
     const pos = opt(by, "key") === "key" ? 0 : opt(by, "key") === "value" ? 1 : -1;
     if (pos < 0) throw new Fault("runtime/error", "FilterArgumentError", 'You can only sort by either "key" or "value"');
+    if (value instanceof Undefined) throw value.fault();
     if (!(value instanceof PyDict)) throw new Fault("runtime/type", "AttributeError", `'${typeName(value)}' object has no attribute 'items'`);
     const pairs: Value[] = [...value.entries()].map(([k, v]) => new Tuple([k, v]));
     const post = caseKey(opt(cs, false));
@@ -158,13 +161,13 @@ export const sequenceFilters: Record<string, FilterFn> = {
     }
     return out;
   },
-  items: (rt, value) => {
-    if (value instanceof Undefined) return lazy(rt, () => []);
-    if (!(value instanceof PyDict)) throw Fault.type("Can only get item pairs from a mapping.");
-    return lazy(rt, function* () {
+  // A generator in Jinja2: even its type check waits until something iterates it.
+  items: (rt, value) =>
+    lazy(rt, function* () {
+      if (value instanceof Undefined) return;
+      if (!(value instanceof PyDict)) throw Fault.type("Can only get item pairs from a mapping.");
       for (const [k, v] of value.entries()) yield new Tuple([k, v]);
-    });
-  },
+    }, "do_items"),
   join: (rt, value, a) => {
     const [d, attribute] = bind("sync_do_join", ["d", "attribute"], a);
     const get = attribute !== undefined && attribute !== null ? attrGetter(rt, attribute) : null;
@@ -176,7 +179,8 @@ export const sequenceFilters: Record<string, FilterFn> = {
     return s;
   },
   last: (rt, value) => {
-    if (value instanceof PyIterator) throw Fault.type(`'${value.typeName}' object is not reversible`);
+    const reversible = typeof value === "string" || Array.isArray(value) || value instanceof PyDict || value instanceof Tuple || value instanceof Markup || value instanceof Undefined || value instanceof PyRange || value instanceof DictView;
+    if (!reversible) throw Fault.type(`'${typeName(value)}' object is not reversible`);
     const items = [...rt.iterate(value)];
     return items.length ? items[items.length - 1] : Undefined.hint("No last item, sequence was empty.");
   },
@@ -199,7 +203,7 @@ export const sequenceFilters: Record<string, FilterFn> = {
     if (value === null || typeof value !== "object") throw new Fault("runtime/error", "FilterArgumentError", "argument must be iterable");
     const items = [...rt.iterate(value)];
     const name = Array.isArray(value) ? "list_reverseiterator" : value instanceof PyDict ? "dict_reversekeyiterator" : "reversed";
-    return lazy(rt, () => items.reverse(), name);
+    return lazy(rt, () => items.reverse(), null, name);
   },
   select: (rt, value, a) => selectOrReject(rt, value, a, true, false),
   selectattr: (rt, value, a) => selectOrReject(rt, value, a, true, true),
@@ -218,7 +222,7 @@ export const sequenceFilters: Record<string, FilterFn> = {
         if (fill !== undefined && fill !== null && i >= extra) tmp.push(fill);
         yield tmp;
       }
-    });
+    }, "sync_do_slice");
   },
   sort: (rt, value, a) => {
     const [reverse, cs, attribute] = bind("do_sort", ["reverse", "case_sensitive", "attribute"], a);
@@ -248,7 +252,7 @@ export const sequenceFilters: Record<string, FilterFn> = {
           yield item;
         }
       }
-    });
+    }, "sync_do_unique");
   },
 };
 sequenceFilters.count = sequenceFilters.length;

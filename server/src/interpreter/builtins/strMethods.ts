@@ -13,15 +13,21 @@ import { Undefined } from "../undefined";
 import { Markup, Tuple, typeName, type CallArgs, type Value } from "../values";
 import { positional } from "./args";
 
+/** A str argument; `what` names it as CPython does ("replace() argument 1"), or "" for none. */
 function str(v: Value, what: string): string {
   if (typeof v === "string") return v;
   if (v instanceof Markup) return v.s;
   if (v instanceof Undefined) throw v.fault();
-  throw Fault.type(`${what} must be str, not ${typeName(v)}`);
+  throw Fault.type(`${what ? what + " " : ""}must be str, not ${typeName(v)}`);
 }
 
-function optStr(v: Value | undefined, what: string): string | null {
-  return v === undefined || v === null ? null : str(v, what);
+/** An optional str argument (None allowed); `refusal` is CPython's whole message for other types. */
+function optStr(v: Value | undefined, refusal: string): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === "string") return v;
+  if (v instanceof Markup) return v.s;
+  if (v instanceof Undefined) throw v.fault();
+  throw Fault.type(refusal.replace("%T", typeName(v)));
 }
 
 function int(v: Value | undefined, dflt: number): number {
@@ -257,13 +263,15 @@ function join(rt: Runtime, sep: string, it: Value): string {
   return s;
 }
 
+const VARARGS = new Set(["count", "endswith", "find", "index", "rfind", "rindex", "startswith", "split", "rsplit", "expandtabs", "splitlines"]);
+
 type Impl = (s: string, a: Value[], rt: Runtime, kw: CallArgs) => Value;
 
 /** Positional-only methods with an arity; keyword arguments are refused as CPython does. */
 function m(name: string, max: number, min: number, impl: Impl): Method {
   return (rt, self, call) => {
-    const s = str(self, "descriptor");
-    const args = name === "format" ? call.args : positional(name, call, max, min);
+    const s = str(self, "");
+    const args = name === "format" ? call.args : positional(`str.${name}`, call, max, min, VARARGS.has(name));
     const r = impl(s, args, rt, call);
     if (!(self instanceof Markup)) return r;
     if (typeof r === "string") return new Markup(r);
@@ -292,7 +300,7 @@ export const strMethods: MethodTable = {
   capitalize: m("capitalize", 0, 0, (s) => pyCapitalize(s)),
   center: m("center", 2, 1, (s, a) => justify(s, int(a[0], 0), fillChar(a[1]), "center")),
   count: m("count", 3, 1, (s, a) => {
-    const sub = str(a[0], "must be str");
+    const sub = str(a[0], "");
     const { cps, a: lo, b: hi } = window(s, a[1], a[2]);
     if (lo > cps.length) return 0n;
     const part = cps.slice(lo, hi).join("");
@@ -300,14 +308,14 @@ export const strMethods: MethodTable = {
   }),
   endswith: m("endswith", 3, 1, (s, a) => affixTest(s, a, "endswith", true)),
   expandtabs: m("expandtabs", 1, 0, (s, a) => expandtabs(s, int(a[0], 8))),
-  find: m("find", 3, 1, (s, a) => BigInt(find(s, str(a[0], "must be str"), a[1], a[2], false))),
+  find: m("find", 3, 1, (s, a) => BigInt(find(s, str(a[0], ""), a[1], a[2], false))),
   format: m("format", Infinity, 0, (s, a, rt, call) => strFormat(s, a, call.kwargs ?? new Map(), rt)),
   format_map: m("format_map", 1, 1, (s, a, rt) => {
     if (!(a[0] instanceof PyDict)) throw Fault.type(`'${typeName(a[0])}' object is not subscriptable`);
     return strFormat(s, [], a[0], rt);
   }),
   index: m("index", 3, 1, (s, a) => {
-    const i = find(s, str(a[0], "must be str"), a[1], a[2], false);
+    const i = find(s, str(a[0], ""), a[1], a[2], false);
     if (i < 0) throw Fault.value("substring not found");
     return BigInt(i);
   }),
@@ -324,15 +332,15 @@ export const strMethods: MethodTable = {
   istitle: m("istitle", 0, 0, (s) => istitle(s)),
   isupper: m("isupper", 0, 0, (s) => caseCheck(s, "upper")),
   join: (rt, self, a) => {
-    const [it] = positional("join", a, 1, 1);
+    const [it] = positional("str.join", a, 1, 1);
     if (self instanceof Markup) return new Markup(join(rt, self.s, [...rt.iterate(it)].map((x) => (typeof x === "string" ? escapeHtml(x) : x))));
     return join(rt, str(self, "descriptor"), it);
   },
   ljust: m("ljust", 2, 1, (s, a) => justify(s, int(a[0], 0), fillChar(a[1]), "left")),
   lower: m("lower", 0, 0, (s) => s.toLowerCase()),
-  lstrip: m("lstrip", 1, 0, (s, a) => strip(s, optStr(a[0], "lstrip arg"), true, false)),
+  lstrip: m("lstrip", 1, 0, (s, a) => strip(s, optStr(a[0], "lstrip arg must be None or str"), true, false)),
   partition: m("partition", 1, 1, (s, a) => {
-    const sep = str(a[0], "must be str");
+    const sep = str(a[0], "");
     if (sep === "") throw Fault.value("empty separator");
     const i = s.indexOf(sep);
     return new Tuple(i < 0 ? [s, "", ""] : [s.slice(0, i), sep, s.slice(i + sep.length)]);
@@ -346,31 +354,31 @@ export const strMethods: MethodTable = {
     return p && s.endsWith(p) ? s.slice(0, s.length - p.length) : s;
   }),
   replace: (rt, self, call) => {
-    const a = positional("replace", call, 3, 2);
-    const s = str(self, "descriptor");
+    const a = positional("str.replace", call, 3, 2);
+    const s = str(self, "");
     const r = replace(s, str(a[0], "replace() argument 1"), markupArg(self, str(a[1], "replace() argument 2")), int(a[2], -1));
     rt.checkSize(r.length);
     return self instanceof Markup ? new Markup(r) : r;
   },
-  rfind: m("rfind", 3, 1, (s, a) => BigInt(find(s, str(a[0], "must be str"), a[1], a[2], true))),
+  rfind: m("rfind", 3, 1, (s, a) => BigInt(find(s, str(a[0], ""), a[1], a[2], true))),
   rindex: m("rindex", 3, 1, (s, a) => {
-    const i = find(s, str(a[0], "must be str"), a[1], a[2], true);
+    const i = find(s, str(a[0], ""), a[1], a[2], true);
     if (i < 0) throw Fault.value("substring not found");
     return BigInt(i);
   }),
   rjust: m("rjust", 2, 1, (s, a) => justify(s, int(a[0], 0), fillChar(a[1]), "right")),
   rpartition: m("rpartition", 1, 1, (s, a) => {
-    const sep = str(a[0], "must be str");
+    const sep = str(a[0], "");
     if (sep === "") throw Fault.value("empty separator");
     const i = s.lastIndexOf(sep);
     return new Tuple(i < 0 ? ["", "", s] : [s.slice(0, i), sep, s.slice(i + sep.length)]);
   }),
   rsplit: (rt, self, call) => strMethodsSplit(rt, self, call, true),
-  rstrip: m("rstrip", 1, 0, (s, a) => strip(s, optStr(a[0], "rstrip arg"), false, true)),
+  rstrip: m("rstrip", 1, 0, (s, a) => strip(s, optStr(a[0], "rstrip arg must be None or str"), false, true)),
   split: (rt, self, call) => strMethodsSplit(rt, self, call, false),
   splitlines: (rt, self, call) => m("splitlines", 1, 0, (s, a) => splitlines(s, a[0] !== undefined && a[0] !== null && a[0] !== false && a[0] !== 0n))(rt, self, kw(call, ["keepends"])),
   startswith: m("startswith", 3, 1, (s, a) => affixTest(s, a, "startswith", false)),
-  strip: m("strip", 1, 0, (s, a) => strip(s, optStr(a[0], "strip arg"), true, true)),
+  strip: m("strip", 1, 0, (s, a) => strip(s, optStr(a[0], "strip arg must be None or str"), true, true)),
   swapcase: m("swapcase", 0, 0, (s) => Array.from(s, (ch) => (isUpperCh(ch) ? ch.toLowerCase() : isLowerCh(ch) ? ch.toUpperCase() : ch)).join("")),
   title: m("title", 0, 0, (s) => pyTitle(s)),
   upper: m("upper", 0, 0, (s) => s.toUpperCase()),
@@ -386,7 +394,7 @@ export const strMethods: MethodTable = {
 function strMethodsSplit(rt: Runtime, self: Value, call: CallArgs, fromRight: boolean): Value {
   const name = fromRight ? "rsplit" : "split";
   return m(name, 2, 0, (s, a) => {
-    const parts = split(s, optStr(a[0], "must be str or None"), int(a[1], -1), fromRight);
+    const parts = split(s, optStr(a[0], "must be str or None, not %T"), int(a[1], -1), fromRight);
     rt.tick(parts.length);
     return parts;
   })(rt, self, kw(call, ["sep", "maxsplit"]));

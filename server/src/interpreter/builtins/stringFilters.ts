@@ -3,15 +3,19 @@
 import type { FilterFn } from "../../dialects/dialect";
 import { PyDict } from "../dict";
 import { Fault } from "../errors";
+import { slice } from "../python/access";
 import { truthy } from "../python/compare";
+import { len } from "../python/iterate";
+import { arith } from "../python/ops";
 import { escapeHtml, escapeValue } from "../python/markup";
 import { isInt, toBig } from "../python/numbers";
 import { percentFormat } from "../python/percentFormat";
 import { codePoints, isPySpace, pyLen } from "../python/text";
-import type { Runtime } from "../runtime";
 import { Undefined } from "../undefined";
 import { Markup, Tuple, typeName, type Value } from "../values";
+import { NO_ARGS, type Runtime } from "../runtime";
 import { bind, opt } from "./args";
+import { tests } from "./tests";
 import { pyCapitalize, splitlines, strMethods } from "./strMethods";
 
 function soft(rt: Runtime, v: Value): string {
@@ -33,6 +37,16 @@ function intArg(v: Value, dflt: number): number {
   if (v instanceof Undefined) throw v.fault();
   if (!isInt(v)) throw Fault.type(`'${typeof v === "number" ? "float" : "str"}' object cannot be interpreted as an integer`);
   return Number(toBig(v));
+}
+
+/** do_indent starts with `s += "\n"`: only a str survives that (Undefined raises, others TypeError). */
+function indentInput(v: Value): string {
+  if (typeof v === "string") return v;
+  if (v instanceof Markup) return v.s;
+  if (v instanceof Undefined) throw v.fault();
+  if (Array.isArray(v)) throw new Fault("runtime/type", "AttributeError", "'list' object has no attribute 'splitlines'");
+  if (v instanceof Tuple) throw Fault.type('can only concatenate tuple (not "str") to tuple');
+  throw Fault.type(`unsupported operand type(s) for +=: '${typeName(v)}' and 'str'`);
 }
 
 const WORD_BEGINNING = /([-\s({[<]+)/u;
@@ -82,7 +96,7 @@ export const stringFilters: Record<string, FilterFn> = {
     const [width, first, blank] = bind("do_indent", ["width", "first", "blank"], a);
     const w = opt(width, 4n);
     const ind = typeof w === "string" ? w : w instanceof Markup ? w.s : " ".repeat(intArg(w, 4));
-    const lines = splitlines(soft(rt, v) + "\n", false);
+    const lines = splitlines(indentInput(v) + "\n", false);
     let rv: string;
     if (truthy(opt(blank, false))) rv = lines.join("\n" + ind);
     else {
@@ -120,12 +134,18 @@ export const stringFilters: Record<string, FilterFn> = {
   },
   truncate: (rt, v, a) => {
     const [lengthV, killwords, endV, leewayV] = bind("do_truncate", ["length", "killwords", "end", "leeway"], a);
-    const s = codePoints(soft(rt, v));
     const length = intArg(opt(lengthV, 255n), 255);
     const end = rt.str(opt(endV, "..."));
     const leeway = intArg(opt(leewayV, 5n), 5);
     if (length < pyLen(end)) throw new Fault("runtime/error", "AssertionError", `expected length >= ${pyLen(end)}, got ${length}`);
     if (leeway < 0) throw new Fault("runtime/error", "AssertionError", `expected leeway >= 0, got ${leeway}`);
+    // do_truncate works on the value itself, not its str(): a short list comes back as is.
+    if (typeof v !== "string" && !(v instanceof Markup)) {
+      if (len(v) <= length + leeway) return v;
+      if (truthy(opt(killwords, false))) return arith("+", slice(v, undefined, BigInt(length - pyLen(end)), undefined), end, rt);
+      throw new Fault("runtime/type", "AttributeError", `'${typeName(v)}' object has no attribute 'rsplit'`);
+    }
+    const s = codePoints(v instanceof Markup ? v.s : v);
     if (s.length <= length + leeway) return s.join("");
     const head = s.slice(0, length - pyLen(end)).join("");
     if (truthy(opt(killwords, false))) return head + end;
@@ -134,7 +154,7 @@ export const stringFilters: Record<string, FilterFn> = {
   },
   upper: (rt, v) => viaMethod("upper", rt, v, []),
   urlencode: (rt, v) => {
-    if (typeof v === "string" || v instanceof Markup || typeof v !== "object" || v === null) return urlQuote(rt, v, false);
+    if (typeof v === "string" || v instanceof Markup || !tests.iterable(rt, v, NO_ARGS)) return urlQuote(rt, v, false);
     const pairs: Value[] = v instanceof PyDict ? [...v.entries()].map(([k, x]) => new Tuple([k, x])) : [...rt.iterate(v)];
     return pairs
       .map((p) => {

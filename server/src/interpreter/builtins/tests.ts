@@ -28,7 +28,8 @@ function strTest(name: "islower" | "isupper"): TestFn {
 
 export const tests: Record<string, TestFn> = {
   boolean: (_rt, v) => typeof v === "boolean",
-  callable: (_rt, v) => v instanceof Callable,
+  // Undefined defines __call__ (to raise), so Python's callable() says True.
+  callable: (_rt, v) => v instanceof Callable || v instanceof Undefined,
   defined: (_rt, v) => !(v instanceof Undefined),
   divisibleby: (rt, v, a) => eq(mod(rt, v, one("test_divisibleby", a)), 0n),
   escaped: (_rt, v) => v instanceof Markup,

@@ -7,7 +7,7 @@ import { Fault } from "../errors";
 import { pyAttribute } from "../python/access";
 import { truthy } from "../python/compare";
 import { jsonDumps } from "../python/jsonDumps";
-import { isInt, isNumber, toBig, toFloat } from "../python/numbers";
+import { intTrueDiv, isInt, isNumber, toBig, toFloat } from "../python/numbers";
 import { reprValue } from "../python/repr";
 import { pyRound } from "../python/round";
 import { parsePyFloat, parsePyInt } from "../python/parseNumber";
@@ -61,7 +61,6 @@ function pformat(v: Value): string {
 
 export const valueFilters: Record<string, FilterFn> = {
   abs: (_rt, v) => {
-    if (v instanceof Undefined) throw v.fault();
     if (typeof v === "number") return Math.abs(v);
     if (isInt(v)) {
       const n = toBig(v);
@@ -81,7 +80,10 @@ export const valueFilters: Record<string, FilterFn> = {
   filesizeformat: (_rt, v, a) => {
     const [binary] = bind("do_filesizeformat", ["binary"], a);
     const bytes = toPyFloat(v);
-    if (bytes === null) throw Fault.value(`could not convert string to float: ${reprValue(v)}`);
+    if (bytes === null) {
+      if (strOf(v) !== null) throw Fault.value(`could not convert string to float: ${reprValue(v)}`);
+      throw Fault.type(`float() argument must be a string or a real number, not '${typeName(v)}'`);
+    }
     const bin = truthy(opt(binary, false));
     const base = bin ? 1024 : 1000;
     const prefixes = bin ? ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"] : ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
@@ -105,18 +107,25 @@ export const valueFilters: Record<string, FilterFn> = {
   },
   pprint: (_rt, v) => pformat(v),
   random: notReproduced("random", "its output is random"),
-  round: (_rt, v, a) => {
+  round: (rt, v, a) => {
     const [precV, methodV] = bind("do_round", ["precision", "method"], a);
     const method = opt(methodV, "common");
     if (method !== "common" && method !== "ceil" && method !== "floor") throw new Fault("runtime/error", "FilterArgumentError", "method must be common, ceil or floor");
     const prec = opt(precV, 0n);
     if (!isInt(prec)) throw Fault.type(`'${typeName(prec)}' object cannot be interpreted as an integer`);
-    if (v instanceof Undefined) throw v.fault();
-    if (!isNumber(v)) throw Fault.type(`type ${typeName(v)} doesn't define __round__ method`);
     const p = Number(toBig(prec));
-    if (method === "common") return isInt(v) ? (p >= 0 ? toBig(v) : BigInt(pyRound(Number(toBig(v)), p))) : pyRound(v, p);
-    const f = method === "ceil" ? Math.ceil : Math.floor;
-    return f(toFloat(v) * 10 ** p) / 10 ** p;
+    if (method === "common") {
+      if (!isNumber(v)) throw Fault.type(`type ${typeName(v)} doesn't define __round__ method`);
+      return isInt(v) ? (p >= 0 ? toBig(v) : BigInt(pyRound(Number(toBig(v)), p))) : pyRound(v, p);
+    }
+    // math.floor(value * 10**precision) / 10**precision, with Python's operators.
+    const scaled = rt.dialect.ops.arith("*", v, p >= 0 ? 10n ** BigInt(p) : 10 ** p, rt);
+    if (!isNumber(scaled)) throw Fault.type(`must be real number, not ${typeName(scaled)}`);
+    if (Number.isNaN(scaled)) throw Fault.value("cannot convert float NaN to integer");
+    if (scaled === Infinity || scaled === -Infinity) throw new Fault("runtime/overflow", "OverflowError", "cannot convert float infinity to integer");
+    // math.ceil/floor return an int (exact, no negative zero), then int / int true division.
+    const whole = isInt(scaled) ? toBig(scaled) : BigInt((method === "ceil" ? Math.ceil : Math.floor)(scaled as number));
+    return p >= 0 ? intTrueDiv(whole, 10n ** BigInt(p)) : Number(whole) / 10 ** p;
   },
   tojson: (rt, v, a) => {
     const [ensureAscii, indent, separators, sortKeys] = bind("tojson", ["ensure_ascii", "indent", "separators", "sort_keys"], a);

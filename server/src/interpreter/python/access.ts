@@ -133,7 +133,8 @@ export function slice(obj: Value, start: Value | undefined, stop: Value | undefi
     : obj instanceof Tuple ? obj.items
     : obj instanceof PyRange ? Array.from({ length: obj.length }, (_, i) => obj.at(i))
     : null;
-  if (items === null) return Undefined.member(obj, null);
+  // Jinja2 slices with Python's own subscript, not its lenient getitem.
+  if (items === null) throw Fault.type(obj instanceof PyDict ? "unhashable type: 'slice'" : `'${typeName(obj)}' object is not subscriptable`);
   const idx = (v: Value | undefined): bigint | null => {
     if (v === undefined || v === null) return null;
     if (v instanceof Undefined) throw v.fault();

@@ -90,7 +90,6 @@ export function contains(container: Value, item: Value): boolean {
   if (s !== null) {
     const t = strOf(item);
     if (t === null) {
-      if (item instanceof Undefined) throw item.fault();
       throw Fault.type(`'in <string>' requires string as left operand, not ${typeName(item)}`);
     }
     return s.includes(t);

@@ -21,6 +21,23 @@ export function toFloat(v: PyNumber): number {
   return typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : v ? 1 : 0;
 }
 
+/** Python's int / int: the exact quotient rounded once to the nearest float. */
+export function intTrueDiv(a: bigint, b: bigint): number {
+  const x = Number(a);
+  const y = Number(b);
+  if (Number.isSafeInteger(x) && Number.isSafeInteger(y)) return x / y;
+  const neg = a < 0n !== b < 0n;
+  const p = a < 0n ? -a : a;
+  const q = b < 0n ? -b : b;
+  // Scale so the integer quotient has ≥ 66 bits, keep a sticky bit for the remainder, and let
+  // BigInt → Number do the single rounding; dividing by 2^k afterwards is exact.
+  const k = Math.max(0, 66 - (p.toString(2).length - q.toString(2).length));
+  let quot = (p << BigInt(k)) / q;
+  if ((p << BigInt(k)) % q !== 0n) quot |= 1n;
+  const r = Number(quot) / 2 ** k;
+  return neg ? -r : r;
+}
+
 /** Python's floor division and modulo on ints (BigInt truncates towards zero). */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;

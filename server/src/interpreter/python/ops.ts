@@ -6,7 +6,7 @@ import type { Runtime } from "../runtime";
 import { Undefined } from "../undefined";
 import { Markup, Tuple, typeName, type Value } from "../values";
 import { escapeHtml } from "./markup";
-import { floatMod, floorDiv, isInt, isNumber, pyMod, toBig, toFloat } from "./numbers";
+import { floatMod, floorDiv, intTrueDiv, isInt, isNumber, pyMod, toBig, toFloat } from "./numbers";
 import { percentFormat } from "./percentFormat";
 
 /** An int result above this many bits is refused: Python would compute it, slowly, forever. */
@@ -29,7 +29,7 @@ export function arith(op: ArithOp, a: Value, b: Value, rt: Runtime): Value {
 }
 
 function unsupported(op: string, a: Value, b: Value): Fault {
-  return Fault.type(`unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
+  return Fault.type(`unsupported operand type(s) for ${op === "**" ? "** or pow()" : op}: '${typeName(a)}' and '${typeName(b)}'`);
 }
 
 function zeroDivision(text: string): Fault {
@@ -40,7 +40,7 @@ function numeric(op: ArithOp, a: boolean | bigint | number, b: boolean | bigint 
   if (op === "/") {
     const y = toFloat(b);
     if (y === 0) throw zeroDivision(typeof a === "number" || typeof b === "number" ? "float division by zero" : "division by zero");
-    return toFloat(a) / y;
+    return isInt(a) && isInt(b) ? intTrueDiv(toBig(a), toBig(b)) : toFloat(a) / y;
   }
   if (isInt(a) && isInt(b)) {
     const x = toBig(a);
@@ -110,7 +110,8 @@ function add(a: Value, b: Value, rt: Runtime): Value {
   if (a instanceof Markup) {
     if (typeof b === "string") return new Markup(a.s + escapeHtml(b));
     if (b instanceof Markup) return new Markup(a.s + b.s);
-    throw Fault.type(`can only concatenate str (not "${typeName(b)}") to str`);
+    // Markup.__add__ returns NotImplemented, so Python reports the operand types.
+    throw unsupported("+", a, b);
   }
   if (Array.isArray(a)) {
     if (Array.isArray(b)) {
@@ -127,10 +128,12 @@ function add(a: Value, b: Value, rt: Runtime): Value {
 }
 
 function repeat(a: Value, b: Value, rt: Runtime): Value {
-  if (isInt(a) && !isInt(b)) [a, b] = [b, a];
-  const isSeq = typeof a === "string" || a instanceof Markup || Array.isArray(a) || a instanceof Tuple;
-  if (!isInt(b)) throw isSeq ? Fault.type(`can't multiply sequence by non-int of type '${typeName(b)}'`) : unsupported("*", a, b);
-  const n = Number(toBig(b) < 0n ? 0n : toBig(b));
+  const isSeq = (v: Value) => typeof v === "string" || v instanceof Markup || Array.isArray(v) || v instanceof Tuple;
+  if (!isSeq(a) && isSeq(b)) [a, b] = [b, a];
+  if (!isInt(b)) throw isSeq(a) ? Fault.type(`can't multiply sequence by non-int of type '${typeName(b)}'`) : unsupported("*", a, b);
+  const count = toBig(b);
+  if (count > 0x7fffffffffffffffn || count < -0x8000000000000000n) throw new Fault("runtime/overflow", "OverflowError", "cannot fit 'int' into an index-sized integer");
+  const n = Number(count < 0n ? 0n : count);
   if (typeof a === "string" || a instanceof Markup) {
     const s = typeof a === "string" ? a : a.s;
     rt.checkSize(s.length * n);

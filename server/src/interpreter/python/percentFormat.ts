@@ -3,11 +3,11 @@ import { PyDict } from "../dict";
 import { Fault } from "../errors";
 import type { Runtime } from "../runtime";
 import { Undefined } from "../undefined";
-import { Tuple, typeName, type Value } from "../values";
+import { PyRange, Tuple, typeName, type Value } from "../values";
 import { exponent, fixed, general, intDigits } from "./formatNumber";
 import { isInt, isNumber, toBig, toFloat } from "./numbers";
 import { reprValue, strValue } from "./repr";
-import { codePoints } from "./text";
+import { codePoints, pyLen } from "./text";
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.?)/gy;
 
@@ -15,7 +15,7 @@ export function percentFormat(fmt: string, args: Value, rt: Runtime): string {
   const list = args instanceof Tuple ? args.items : [args];
   // Python treats a lone non-str argument with __getitem__ as a possible mapping: no "not all
   // arguments converted" error for it.
-  const mapping = !(args instanceof Tuple) && (args instanceof PyDict || Array.isArray(args));
+  const mapping = args instanceof PyDict || Array.isArray(args) || args instanceof Undefined || args instanceof PyRange;
   let next = 0;
   const take = (): Value => {
     if (next >= list.length) throw Fault.type("not enough arguments for format string");
@@ -39,6 +39,9 @@ export function percentFormat(fmt: string, args: Value, rt: Runtime): string {
       continue;
     }
     if (conv === "") throw Fault.value("incomplete format");
+    const at = pyLen(fmt.slice(0, SPEC.lastIndex - conv.length));
+    // `%5%` and friends: Python only accepts a bare `%%`.
+    if (conv === "%") throw unsupportedChar(conv, at);
     let value: Value;
     const width = widthS === "*" ? Number(asInt(take(), "* wants int")) : widthS ? Number(widthS) : 0;
     const prec = precS === "*" ? Number(asInt(take(), "* wants int")) : precS !== undefined ? Number(precS || "0") : null;
@@ -47,12 +50,10 @@ export function percentFormat(fmt: string, args: Value, rt: Runtime): string {
       const v = args.get(key);
       if (v === undefined) throw new Fault("runtime/key", "KeyError", reprValue(key));
       value = v;
-    } else if (conv === "%") {
-      value = "%";
     } else {
       value = take();
     }
-    out += pad(convert(conv, value, flags, prec), width, flags, conv);
+    out += pad(convert(conv, value, flags, prec, at), width, flags, conv);
   }
   if (next < list.length && !mapping) throw Fault.type("not all arguments converted during string formatting");
   rt.checkSize(out.length);
@@ -64,10 +65,12 @@ function asInt(v: Value, msg: string): bigint {
   return toBig(v);
 }
 
-function convert(conv: string, v: Value, flags: string, prec: number | null): string {
+function unsupportedChar(conv: string, at: number): Fault {
+  return Fault.value(`unsupported format character '${conv}' (0x${conv.codePointAt(0)!.toString(16)}) at index ${at}`);
+}
+
+function convert(conv: string, v: Value, flags: string, prec: number | null, at: number): string {
   switch (conv) {
-    case "%":
-      return "%";
     case "s":
     case "r":
     case "a": {
@@ -105,7 +108,7 @@ function convert(conv: string, v: Value, flags: string, prec: number | null): st
       if (isInt(v)) return String.fromCodePoint(Number(toBig(v)));
       throw Fault.type("%c requires int or char");
   }
-  throw Fault.value(`unsupported format character '${conv}' (0x${conv.codePointAt(0)!.toString(16)})`);
+  throw unsupportedChar(conv, at);
 }
 
 function sign(n: bigint, flags: string, digits: (n: bigint) => string, prec: number | null): string {

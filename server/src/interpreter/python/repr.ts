@@ -21,7 +21,6 @@ export function reprValue(v: Value): string {
   if (Array.isArray(v)) return "[" + v.map(reprValue).join(", ") + "]";
   if (v instanceof Tuple) {
     const items = v.items.map(reprValue);
-    if (v.fields) return `${v.name}(${items.map((x, i) => `${v.fields![i]}=${x}`).join(", ")})`;
     return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
   }
   if (v instanceof PyDict) return reprDict(v);

@@ -38,7 +38,7 @@ export function strFormat(fmt: string, args: readonly Value[], kwargs: ReadonlyM
       else if (fmt[j] === "}") level--;
       if (level > 0) j++;
     }
-    if (j >= fmt.length) throw Fault.value("expected '}' before end of string");
+    if (j >= fmt.length) throw Fault.value(i + 1 >= fmt.length ? "Single '{' encountered in format string" : "expected '}' before end of string");
     const field = fmt.slice(i + 1, j);
     i = j + 1;
     const m = /^([^.[!:]*)((?:\.[^.[!:]+|\[[^\]]*\])*)(?:!([rsa]))?(?::(.*))?$/s.exec(field);
@@ -73,6 +73,7 @@ export function strFormat(fmt: string, args: readonly Value[], kwargs: ReadonlyM
 }
 
 function positionalArg(args: readonly Value[], i: number): Value {
-  if (i >= args.length) throw new Fault("runtime/index", "IndexError", `Replacement index ${i} out of range for positional args tuple`);
+  // Jinja2's sandbox formats with string.Formatter, which indexes the args tuple itself.
+  if (i >= args.length) throw new Fault("runtime/index", "IndexError", "tuple index out of range");
   return args[i];
 }
