@@ -1,0 +1,65 @@
+// Value semantics that need many inputs to pin down, compared with the engine itself: std::sort's
+// order of equal keys, byte-wise string slicing, and the addon's conversion of the context.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { llamacpp_0_5_0 } from "../../../../server/src/dialects/llamacpp-v0.5.0";
+import { TemplateDocument } from "../../../../server/src/document";
+import type { PyDict } from "../../../../server/src/interpreter/dict";
+import { fromJS, parseJson } from "../../../../server/src/interpreter/json";
+import { render } from "../../../../server/src/interpreter/render";
+import { rng } from "../../../helpers/random";
+import { llamaCppErrorCause, renderRealLlamaCpp } from "../../../helpers/realLlamaCpp";
+
+function ours(template: string, context: PyDict) {
+  const r = render(new TemplateDocument(template), context, { dialect: llamacpp_0_5_0 });
+  return r.error ? { error: r.error.message } : { out: r.output };
+}
+const same = (template: string, context: Record<string, unknown>) => {
+  const real = renderRealLlamaCpp(template, context);
+  assert.deepEqual(ours(template, fromJS(context) as PyDict), "out" in real ? real : { error: llamaCppErrorCause(real.error) }, template);
+};
+
+describe("llamacpp sort is std::sort (unstable)", () => {
+  it("orders equal keys as libstdc++ does, for lists of every length up to 70", () => {
+    const r = rng(3);
+    for (let n = 1; n <= 70; n++) {
+      const items = Array.from({ length: n }, (_, i) => ({ k: Math.floor(r() * 4), i }));
+      same("{{ xs|sort(attribute='k')|map(attribute='i')|join(',') }}|{{ xs|sort(attribute='k', reverse=true)|map(attribute='i')|join(',') }}", { xs: items });
+      same("{% for k, v in d|dictsort(by='value') %}{{ k }}{% endfor %}", { d: Object.fromEntries(items.map((x) => [`k${x.i}`, x.k])) });
+    }
+  });
+  it("keeps mixed types where value_compare cannot order them", () => {
+    same("{{ [3, 'a', none, 1, [2], 'b', true, 0.5]|sort|string }}", {});
+  });
+});
+
+describe("llamacpp strings are UTF-8 bytes", () => {
+  it("slices and indexes by byte; a cut character is U+FFFD", () => {
+    for (const s of ["日本語", "aé日😀", "é"]) {
+      const n = new TextEncoder().encode(s).length;
+      for (let i = 0; i <= n; i++) {
+        same(`{{ x[${i}:] }}|{{ x[:${i}] }}|{{ x[${i}] }}|{{ x[${i}::2] }}|{{ x|length }}`, { x: s });
+      }
+    }
+  });
+});
+
+describe("llamacpp context conversion (node-llama-cpp's addon)", () => {
+  it("reads an integral float as an int", () => {
+    assert.deepEqual(ours("{{ g }} {{ g is integer }} {{ f }}", parseJson('{"g": 1.0, "f": 2.5}') as PyDict), { out: "1 True 2.5" });
+    same("{{ g }} {{ g is integer }} {{ f }}", { g: 1.0, f: 2.5 });
+  });
+  it("refuses a number beyond int64 for the whole render, in the engine's words", () => {
+    const r = ours("x", parseJson('{"big": 12345678901234567890}') as PyDict);
+    const real = renderRealLlamaCpp("x", { big: 12345678901234567890 });
+    assert.ok("error" in real);
+    assert.deepEqual(r, { error: real.error.replace(/\n.*/s, "") });
+  });
+  it("keeps ints beyond 2^53 as the JS number they were", () => {
+    same("{{ x }} {{ x + 1 }}", { x: 2 ** 60 });
+    assert.deepEqual(ours("{{ x }}", parseJson('{"x": 1152921504606846977}') as PyDict), { out: "1152921504606846976" });
+  });
+  it("turns a lone surrogate into U+FFFD", () => {
+    same("{{ x }}|{{ x|length }}", { x: "a\ud800b" });
+  });
+});
