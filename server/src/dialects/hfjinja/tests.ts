@@ -1,0 +1,52 @@
+// @huggingface/jinja's tests (Environment.TESTS): `true`/`false` are the booleans themselves,
+// `odd`/`even` refuse floats, `iterable` is lists and strings only, `defined` is true for null.
+import { Fault } from "../../interpreter/errors";
+import { LoopContext } from "../../interpreter/loop";
+import { PyDict } from "../../interpreter/dict";
+import { Undefined } from "../../interpreter/undefined";
+import { Callable, type Value } from "../../interpreter/values";
+import type { TestFn } from "../dialect";
+import { arrayOf, typeOf } from "./values";
+
+type Test = (v: Value, other?: Value) => boolean;
+
+function parity(name: "odd" | "even"): Test {
+  return (v) => {
+    if (typeof v !== "bigint") throw new Fault("runtime/type", "Error", `cannot ${name} on ${typeOf(v)}`);
+    return (v % 2n !== 0n) === (name === "odd");
+  };
+}
+
+/** `a.value === b.value`; the engine crashes when there is no `b` (a test has no arguments). */
+const equalto: Test = (a, b) => {
+  if (b === undefined) throw new Fault("runtime/type", "TypeError", "Cannot read properties of undefined (reading 'value')");
+  const raw = (x: Value) => (typeof x === "bigint" ? Number(x) : x === null || x instanceof Undefined ? undefined : x);
+  return raw(a) === raw(b);
+};
+
+const isObject = (v: Value) => v instanceof PyDict || v instanceof LoopContext;
+
+/** By name, as selectattr/rejectattr also call them (with the comparison value). */
+export const hfTests: Readonly<Record<string, Test>> = {
+  boolean: (v) => typeof v === "boolean",
+  callable: (v) => v instanceof Callable && !(v instanceof LoopContext),
+  odd: parity("odd"),
+  even: parity("even"),
+  false: (v) => v === false,
+  true: (v) => v === true,
+  none: (v) => v === null,
+  string: (v) => typeof v === "string",
+  number: (v) => typeof v === "bigint" || typeof v === "number",
+  integer: (v) => typeof v === "bigint",
+  iterable: (v) => Array.isArray(v) || typeof v === "string",
+  mapping: isObject,
+  sequence: (v) => arrayOf(v) !== null || isObject(v) || typeof v === "string",
+  lower: (v) => typeof v === "string" && v === v.toLowerCase(),
+  upper: (v) => typeof v === "string" && v === v.toUpperCase(),
+  defined: (v) => !(v instanceof Undefined),
+  undefined: (v) => v instanceof Undefined,
+  equalto,
+  eq: equalto,
+};
+
+export const hfTestFns: Readonly<Record<string, TestFn>> = Object.fromEntries(Object.entries(hfTests).map(([k, t]) => [k, (_rt: unknown, v: Value) => t(v)]));
