@@ -178,6 +178,8 @@ describe("minja: what its parser refuses (every scenario fails)", () => {
     ["{% macro m() %}{% endmacro %}{% call(x) m() %}{% endcall %}", "Expected closing block tag"],
     ["{% set x | trim %}a{% endset %}", "Expected closing block tag"],
     ["a {%+ if true %}{% endif %}", "Expected block keyword"],
+    ["{%+ if true %}{% endif %}", "Expected block keyword"],
+    ["{% if false %}{% elif (f(x).y) %}{% endif %}", "Expected comma in tuple"],
   ];
   for (const [template, message] of refused) {
     it(template, () => {

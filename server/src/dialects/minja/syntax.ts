@@ -59,9 +59,10 @@ export function minjaRefusal(node: A.Node, ancestors: readonly A.Node[], source:
       return node.filter.expr ? atRender("runtime/unsupported", "Filter must be a callable") : null;
     case "BlockStmt":
       return parse("unknown-tag", "Unexpected block: block");
-    case "Text":
-      if (node.after?.sign === "+" && node.after.type === "block") return parse("plus-sign", "Expected block keyword");
-      return node.before?.sign === "+" && node.before.type === "block" ? parse("plus-sign", "Expected closing block tag") : null;
+    case "Template":
+      // block_open_regex / block_close_regex take `-` or `~`, not `+`.
+      if (/\{%\+/.test(source)) return parse("plus-sign", "Expected block keyword");
+      return /\+%\}/.test(source) ? parse("plus-sign", "Expected closing block tag") : null;
     default:
       return UNKNOWN_TAGS.has(node.kind) ? parse("unknown-tag", "Expected block keyword") : null;
   }
@@ -94,7 +95,7 @@ export function expectedAt(source: string, pos: number): string {
 /** Whether a bracket opened right after `before` calls or subscripts a value (else it starts a literal). */
 function followsValue(before: string): boolean {
   const m = /([\w]+|[)\]'"])\s*$/.exec(before);
-  return m !== null && !/^(not|and|or|in|is|if|else)$/.test(m[1]);
+  return m !== null && !/^(not|and|or|in|is|if|elif|else)$/.test(m[1]);
 }
 
 /**
