@@ -102,6 +102,8 @@ export interface Dialect {
   bindMacroArgs?(name: string, params: readonly A.Param[], a: CallArgs, uses: MacroUses): Bound;
   /** The error for calling a value that cannot be called; absent: Jinja2's. */
   notCallable?(fn: Value): Fault;
+  /** A call block fails on a callee that cannot be called before it evaluates the arguments (llama.cpp's call_statement). */
+  callBlockChecksCallee?: boolean;
   /** Bodies the engine runs in the enclosing scope, not one of their own: what they set stays visible after them (llama.cpp). */
   inlineScopes?: { setBlock?: boolean; filterBlock?: boolean; forElse?: boolean };
   /** The pieces `{{ v }}` writes where an engine keeps a string's parts apart (llama.cpp's string parts); absent: one, `str(v)`. */

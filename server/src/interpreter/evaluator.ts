@@ -152,6 +152,7 @@ export class Evaluator implements Runtime {
       case "CallBlock": {
         const caller = this.macro("caller", n.params, n.body, macroUses(n), scope);
         const fn = this.expr(n.call.callee, scope);
+        if (this.dialect.callBlockChecksCallee && !(fn instanceof Callable)) this.call(fn, { args: [], kwargs: null });
         const a = this.args(n.call, scope);
         a.kwargs = (a.kwargs ?? new Map()).set("caller", caller);
         this.lastCall = null;
