@@ -169,7 +169,6 @@ cts::GenerateParams generate_params(const Napi::Object & o) {
 
 cts::ChatPrompt chat_prompt(const Napi::Object & o) {
     cts::ChatPrompt p;
-    p.prompt            = str(o, "prompt", "");
     p.format_id         = (int) integer(o, "formatId", 0, 0, 1000);
     p.generation_prompt = str(o, "generationPrompt", "");
     p.parser            = str(o, "parser", "");

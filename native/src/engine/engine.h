@@ -124,14 +124,12 @@ public:
     // from any thread; generation then stops within a step and reports stop_reason "abort".
     GenerateResult generate(const GenerateParams & params, const TokenFn & on_token, const std::atomic<bool> & abort);
 
-    // Tokens whose keys and values are in the KV cache, the prefix the next request can reuse.
-    const std::vector<int32_t> & cached_tokens() const { return cache_; }
-
 private:
     Engine();
     struct Impl;
     std::unique_ptr<Impl> impl_;
     ModelInfo info_;
+    // tokens whose keys and values are in the KV cache: the prefix the next request can reuse
     std::vector<int32_t> cache_;
 };
 

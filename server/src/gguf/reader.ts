@@ -144,13 +144,11 @@ function readValue(c: Cursor, type: ValueType, depth: number): GGUFValue {
   return { type, itemType, value: items } as GGUFValue;
 }
 
-export interface ReadOptions {
-  /** Check that every tensor's data lies inside the file (default true). */
-  checkTensorBounds?: boolean;
-}
-
-/** Parses a GGUF file's header. Throws GGUFError naming the offset and field of the first problem. */
-export function readGGUFHeader(file: string, options: ReadOptions = {}): GGUFHeader {
+/**
+ * Parses a GGUF file's header and checks that every tensor's data lies inside the file. Throws GGUFError
+ * naming the offset and field of the first problem.
+ */
+export function readGGUFHeader(file: string): GGUFHeader {
   let fd: number;
   try {
     fd = openSync(file, "r");
@@ -158,13 +156,13 @@ export function readGGUFHeader(file: string, options: ReadOptions = {}): GGUFHea
     throw new GGUFError(file, 0, `cannot open: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   try {
-    return parse(new Cursor(fd, file, fstatSync(fd).size), options);
+    return parse(new Cursor(fd, file, fstatSync(fd).size));
   } finally {
     closeSync(fd);
   }
 }
 
-function parse(c: Cursor, options: ReadOptions): GGUFHeader {
+function parse(c: Cursor): GGUFHeader {
   c.field = "the magic number";
   const magic = c.bytes(4).toString("latin1");
   if (magic !== GGUF_MAGIC) c.fail(`not a GGUF file: starts with ${JSON.stringify(magic)} instead of "GGUF"`, 0);
@@ -234,14 +232,12 @@ function parse(c: Cursor, options: ReadOptions): GGUFHeader {
   }
 
   const dataOffset = alignUp(c.pos, alignment);
-  if (options.checkTensorBounds ?? true) {
-    for (const t of tensors) {
-      const size = tensorByteSize(t);
-      if (typeof size === "string") c.fail(`tensor '${t.name}': ${size}`, c.pos);
-      const end = dataOffset + t.offset + size;
-      if (end > c.size) {
-        c.fail(`truncated: tensor '${t.name}' data ends at byte ${end} but the file has ${c.size} bytes`, dataOffset + t.offset);
-      }
+  for (const t of tensors) {
+    const size = tensorByteSize(t);
+    if (typeof size === "string") c.fail(`tensor '${t.name}': ${size}`, c.pos);
+    const end = dataOffset + t.offset + size;
+    if (end > c.size) {
+      c.fail(`truncated: tensor '${t.name}' data ends at byte ${end} but the file has ${c.size} bytes`, dataOffset + t.offset);
     }
   }
   return { version, metadata, tensors, alignment, dataOffset, fileSize: c.size };

@@ -13,8 +13,6 @@ import {
 
 /** Typed value constructors, so metadata says exactly which GGUF type each value is written as. */
 export const gguf = {
-  u8: (value: number): GGUFValue => ({ type: ValueType.UINT8, value }),
-  i32: (value: number): GGUFValue => ({ type: ValueType.INT32, value }),
   u32: (value: number): GGUFValue => ({ type: ValueType.UINT32, value }),
   u64: (value: number | bigint): GGUFValue => ({ type: ValueType.UINT64, value: BigInt(value) }),
   f32: (value: number): GGUFValue => ({ type: ValueType.FLOAT32, value }),

@@ -1,5 +1,7 @@
 // Request handling around generation: abort, ordering, prefix reuse, context overflow, close.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
 import { describe, it } from "node:test";
 import { ContextOverflowError } from "../../../native/engine/errors";
 import { constructedPair, loadEngine, randomPair, randomPrompt } from "../../helpers/native";
@@ -108,5 +110,17 @@ describe("requests", () => {
     assert.equal((await running).stopReason, "abort");
     await assert.rejects(engine.generate([1, 2], { maxTokens: 2 }), (e: Error) => e.message === "the engine is closed");
     await assert.rejects(engine.tokenize("x"), /the engine is closed/);
+  });
+
+  it("lets the process exit in the middle of a generation", () => {
+    const pair = constructedPair();
+    const code = `const { Engine } = require("./native/engine/engine");
+      Engine.load({ target: ${JSON.stringify(pair.target)}, draft: ${JSON.stringify(pair.draft)}, threads: 1 }).then((e) => {
+        e.generate([97, 98, 99], { maxTokens: 1500, ignoreEos: true, temperature: 0 });
+        setTimeout(() => process.exit(0), 30);
+      });`;
+    const r = spawnSync(process.execPath, ["--import", "tsx", "-e", code], { cwd: resolve(__dirname, "../../.."), encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.signal, null);
   });
 });
