@@ -51,6 +51,12 @@ export interface GenOptions {
   methods?: readonly string[];
   /** Statement nesting depth (default 3). */
   maxDepth?: number;
+  /** Whether whitespace control may use `+` (default true; llama.cpp's lexer has no `+` sign). */
+  plusSigns?: boolean;
+  /** Whether float literals may have an exponent, `1e16` (default true; llama.cpp lexes that as `1` then `e16`). */
+  exponentFloats?: boolean;
+  /** Whether a test's argument is always parenthesised, `is eq(1)` (default false: `is eq 1` too; llama.cpp parses only the former). */
+  testArgsInParens?: boolean;
 }
 
 const BASE_CONTEXT = {
@@ -122,6 +128,9 @@ class Gen {
   private readonly tests: readonly string[];
   private readonly methods: readonly string[];
   private readonly maxDepth: number;
+  private readonly signs: readonly string[];
+  private readonly testArgsInParens: boolean;
+  private readonly floats: (pool: string[]) => string[];
   private locals: string[] = [];
   private macros: { name: string; arity: number }[] = [];
   private loopDepth = 0;
@@ -133,6 +142,9 @@ class Gen {
     this.tests = o.tests ?? DEFAULT_TESTS;
     this.methods = o.methods ?? DEFAULT_METHODS;
     this.maxDepth = o.maxDepth ?? 3;
+    this.signs = o.plusSigns === false ? ["-", ""] : ["-", "+", ""];
+    this.testArgsInParens = o.testArgsInParens ?? false;
+    this.floats = o.exponentFloats === false ? (pool) => pool.filter((f) => !/\de/.test(f)) : (pool) => pool;
   }
 
   private chance(p: number): boolean {
@@ -154,9 +166,9 @@ class Gen {
 
   private ws(open: "{%" | "{{", close: "%}" | "}}"): [string, string] {
     if (!this.has("whitespace") || !this.chance(0.3)) return [open, close];
-    const l = pick(this.r, ["-", "+", ""]);
+    const l = pick(this.r, this.signs);
     const r = pick(this.r, ["-", ""]);
-    return [open + (open === "{{" && l === "+" ? "" : l), (close === "}}" ? r : pick(this.r, ["-", "+", ""])) + close];
+    return [open + (open === "{{" && l === "+" ? "" : l), (close === "}}" ? r : pick(this.r, this.signs)) + close];
   }
 
   private tag(body: string): string {
@@ -297,7 +309,7 @@ class Gen {
       () => pick(this.r, STRINGS),
       () => pick(this.r, ["none", "None", "true", "True", "false", "False"]),
     ];
-    if (this.has("floats")) opts.push(() => pick(this.r, ["0.5", "1.0", "2.25", "1e16", "1.5e-5", "0.1", "100.0", "-0.0", "3.14159"]));
+    if (this.has("floats")) opts.push(() => pick(this.r, this.floats(["0.5", "1.0", "2.25", "1e16", "1.5e-5", "0.1", "100.0", "-0.0", "3.14159"])));
     if (this.has("bigInts")) opts.push(() => pick(this.r, ["9007199254740993", "12345678901234567890"]));
     if (this.has("unicode")) opts.push(() => pick(this.r, UNICODE_STRINGS));
     return pick(this.r, opts)();
@@ -354,7 +366,7 @@ class Gen {
     if (locals.includes("sb")) strs.push("sb");
     const nums = ["0", "1", "2", "3", "-1", "10", "n", "z", "neg"];
     if (inLoop) nums.push("loop.index", "loop.index0", "loop.length", "loop.revindex", "loop.revindex0", "loop.depth");
-    if (this.has("floats")) nums.push("0.5", "1.0", "2.25", "1e16", "1.5e-5", "0.1", "-0.0", "f", "g", "tiny");
+    if (this.has("floats")) nums.push(...this.floats(["0.5", "1.0", "2.25", "1e16", "1.5e-5", "0.1", "-0.0", "f", "g", "tiny"]));
     if (this.has("bigInts")) nums.push("9007199254740993", "big");
     if (locals.includes("ns")) nums.push("ns.b");
     const bools = ["true", "false", "True", "False", "t", "fa"];
@@ -455,7 +467,8 @@ class Gen {
     const numeric = ["odd", "even", "divisibleby", "lt", "gt", "le", "ge"].includes(t);
     const subject = t === "filter" || t === "test" ? pick(this.r, ["'upper'", "'nope'", "'odd'"]) : this.paren(this.typed(numeric ? "num" : pick(this.r, TYPES), 2));
     // Parenthesised: a test without arguments would take a following name as its argument.
-    return `(${subject} is ${this.chance(0.2) ? "not " : ""}${t}${pick(this.r, args[t] ?? [""])})`;
+    const arg = pick(this.r, args[t] ?? [""]);
+    return `(${subject} is ${this.chance(0.2) ? "not " : ""}${t}${this.testArgsInParens && arg.startsWith(" ") ? `(${arg.slice(1)})` : arg})`;
   }
 
   private arithOp(): string {

@@ -102,5 +102,6 @@ export const llamacpp_0_5_0: Dialect = {
   unknownFilter: (name, value) => fault(`Unknown (built-in) filter '${name}'${value === undefined ? "" : ` for type ${typeOf(value)}`}`, "runtime/unknown-filter"),
   unknownTest: (name) => fault(`Unknown test '${name}'`, "runtime/unknown-test"),
   notCallable: (fn) => fault(`Callee is not a function: got ${typeOf(fn)}`, "runtime/type"),
+  callBlockChecksCallee: true,
   errorMessage: (f) => f.text,
 };

@@ -161,15 +161,20 @@ export function binary(op: BinaryOp, a: Value, b: Value, rt: Runtime): Value {
     const r = arithmetic(op, a, b);
     if (r !== undefined) return r;
   }
+  // The engine computes membership before it looks at the operator, so `{} + {}` fails on the key.
   if (isArray(a) && isArray(b)) {
     if (op === "+") return [...itemsOf(a), ...itemsOf(b)];
-  } else if (isArray(b) && membership) {
-    return member(isIn(a, b));
+  } else if (isArray(b)) {
+    const m = isIn(a, b);
+    if (membership) return member(m);
   }
   if ((isStr(a) || isStr(b)) && joins) return concat(asString(a), asString(b));
   if (op === "*" && ((isStr(a) && isInt(b)) || (isInt(a) && isStr(b)))) return repeat((isStr(a) ? a : b) as LStr, (isInt(b) ? b : a) as bigint, rt);
   if (isStr(a) && isStr(b) && membership) return member(isIn(a, b));
-  if (isObject(b) && membership) return member(isIn(a, b));
+  if (isObject(b)) {
+    const m = isIn(a, b);
+    if (membership) return member(m);
+  }
   throw fault(`Unknown operator "${op}" between ${typeOf(a)} and ${typeOf(b)}`, "runtime/type");
 }
 
