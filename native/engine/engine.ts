@@ -99,6 +99,7 @@ export class Engine {
       preservedTokens: chat?.preservedTokens,
       generationPrompt: chat?.generationPrompt,
       jsonSchema: jsonSchema === undefined ? undefined : JSON.stringify(jsonSchema),
+      aborted: signal?.aborted,
     };
     let handle: ReturnType<NativeEngine["generate"]>;
     try {
@@ -107,7 +108,6 @@ export class Engine {
       throw fromNative(e);
     }
     const abort = () => handle.abort();
-    if (signal?.aborted) abort();
     signal?.addEventListener("abort", abort, { once: true });
     try {
       const r = await handle.done;

@@ -98,7 +98,7 @@ export interface Vocab {
 export function buildVocab(nMerges = 200): Vocab {
   const byteChar = bytesToUnicode();
   const tokens = [...byteChar];
-  const types = tokens.map(() => TokenType.NORMAL);
+  const types: number[] = tokens.map(() => TokenType.NORMAL);
   const merges = learnMerges(TRAINING_TEXT, nMerges, byteChar);
   for (const [a, b] of merges) {
     // two merge paths can spell the same token; the vocabulary holds it once

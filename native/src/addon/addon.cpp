@@ -383,13 +383,16 @@ private:
             [](Napi::Env env, const std::shared_ptr<cts::ChatTemplates> & t) -> Napi::Value { return ChatTemplatesHandle::wrap(env, t); });
     }
 
-    // generate(params, onToken?: (token: number | null, text: string) => void): {done: Promise, abort()}
+    // generate(params, onToken?: (token: number | null, text: string) => void): {done: Promise, abort()};
+    // params.aborted starts it aborted
     Napi::Value generate(const Napi::CallbackInfo & info) {
         Napi::Env env = info.Env();
         if (!info[0].IsObject()) throw Napi::TypeError::New(env, "generate(params: object, onToken?)");
         const cts::GenerateParams params = generate_params(info[0].As<Napi::Object>());
         std::shared_ptr<cts::Engine> engine = state_->get(env);
-        auto abort = std::make_shared<std::atomic<bool>>(false);
+        // a caller whose signal is already aborted must not race the worker to set the flag
+        const Napi::Value aborted = info[0].As<Napi::Object>().Get("aborted");
+        auto abort = std::make_shared<std::atomic<bool>>(aborted.IsBoolean() && aborted.As<Napi::Boolean>().Value());
         {
             std::lock_guard<std::mutex> lock(state_->mutex);
             state_->aborts.insert(abort);

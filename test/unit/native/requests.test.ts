@@ -90,7 +90,7 @@ describe("requests", () => {
       const e = await engine.generate(prompt, { maxTokens: 4, ...opts }).catch((x) => x);
       assert.ok(e instanceof Error, String(e));
       assert.match(e.message, re);
-      return e;
+      return e as Error & { code?: string };
     };
     assert.equal((await bad([1, 2, 999999], {}, /token 999999 at index 2 is outside the vocabulary/)).code, "invalid_argument");
     assert.equal((await bad([], {}, /the prompt has no tokens/)).code, "invalid_argument");
