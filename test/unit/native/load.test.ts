@@ -59,6 +59,15 @@ describe("loading", () => {
     assert.equal(await engine.detokenize(await engine.tokenize("Ünïcødé ✓ text")), "Ünïcødé ✓ text");
   });
 
+  it("takes a quantized K cache and a template override with the model's own bos/eos", async () => {
+    const engine = await loadEngine({ ...randomPair(1), cacheTypeK: "q8_0" });
+    const r = await engine.generate([1, 2, 3, 4], { maxTokens: 4, temperature: 0, ignoreEos: true });
+    assert.equal(r.tokens.length, 4);
+    const custom = await engine.chatTemplate("{{ bos_token }}|{% for m in messages %}{{ m.content }}{% endfor %}|{{ eos_token }}");
+    assert.equal((await custom.apply({ messages: [{ role: "user", content: "hi" }] })).prompt, "<|endoftext|>|hi|<|im_end|>");
+    assert.match(custom.source, /^\{\{ bos_token \}\}/);
+  });
+
   it("names a missing file", async () => {
     const e = await loadError({ target: join(modelDir, "nope.gguf") });
     assert.equal(e.code, "file_not_found");
