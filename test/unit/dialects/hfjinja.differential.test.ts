@@ -25,8 +25,10 @@ function ours(doc: TemplateDocument, contextJson: string): { out: string } | { e
 
 /** The constructs, filters, tests and methods @huggingface/jinja has (the generator's defaults are Jinja2's). */
 const FRIENDLY: Omit<GenOptions, "seed"> = {
-  // `with` is not a statement there and a `+` sign is a syntax error: both would only test one error.
-  features: ALL_FEATURES.filter((f) => f !== "with" && f !== "whitespace"),
+  // `with` is not a statement there, and `+` signs and `1e16` are syntax errors: they would only test one error.
+  features: ALL_FEATURES.filter((f) => f !== "with"),
+  plusSigns: false,
+  exponentFloats: false,
   filters: [
     "safe", "tojson", "list", "first", "last", "length", "reverse", "sort", "join", "string", "unique", "upper", "lower", "title",
     "capitalize", "trim", "indent", "int", "float", "abs", "items", "default", "selectattr", "rejectattr", "map", "replace", "dictsort",

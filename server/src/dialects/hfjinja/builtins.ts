@@ -9,7 +9,7 @@ import { LoopContext } from "../../interpreter/loop";
 import type { WallClock } from "../../interpreter/runtime";
 import { Undefined } from "../../interpreter/undefined";
 import { Namespace, type CallArgs, type Value } from "../../interpreter/values";
-import { arrayOf, entriesOf, intResult, isNumeric, raw, typeOf } from "./values";
+import { arrayOf, entriesOf, intResult, isInt, isNumeric, num, raw, typeOf, type Int } from "./values";
 
 const err = (text: string) => new Fault("runtime/type", "Error", text);
 
@@ -130,10 +130,10 @@ export function compareValues(a: Value, b: Value, caseSensitive: boolean): numbe
   if (a === null || b === null) throw err(`Cannot compare ${typeOf(a)} with ${typeOf(b)}`);
   if (a instanceof Undefined && b instanceof Undefined) return 0;
   if (a instanceof Undefined || b instanceof Undefined) throw err(`Cannot compare ${typeOf(a)} with ${typeOf(b)}`);
-  const numLike = (v: Value) => isNumeric(v) || typeof v === "boolean";
+  const numLike = (v: Value): v is Int | number | boolean => isNumeric(v) || typeof v === "boolean";
   if (numLike(a) && numLike(b)) {
-    const x = Number(a as number);
-    const y = Number(b as number);
+    const x = num(a);
+    const y = num(b);
     return x < y ? -1 : x > y ? 1 : 0;
   }
   if (typeOf(a) !== typeOf(b)) throw err(`Cannot compare different types: ${typeOf(a)} and ${typeOf(b)}`);
@@ -201,7 +201,7 @@ export function memberBuiltin(obj: Value, name: string): Value | undefined {
 /** A JS function made a FunctionValue (convertToRuntimeValues): it sees the raw JS values. */
 function jsValue(v: Value | undefined): unknown {
   if (v === undefined || v === null || v instanceof Undefined) return undefined;
-  if (typeof v === "bigint") return Number(v);
+  if (isInt(v)) return num(v);
   return v;
 }
 

@@ -12,7 +12,7 @@ import type { FilterFn } from "../dialect";
 import { compareValues, engineArgs, KwArgs, memberBuiltin } from "./builtins";
 import { SET_BLOCK_FILTERS } from "./syntax";
 import { hfTests } from "./tests";
-import { arrayOf, display, entriesOf, floatString, intResult, joinPart, toJSON, truthy, typeOf } from "./values";
+import { arrayOf, display, entriesOf, floatString, intResult, isInt, isNumeric, joinPart, num, toJSON, truthy, typeOf } from "./values";
 
 const err = (text: string) => new Fault("runtime/type", "Error", text);
 
@@ -37,7 +37,7 @@ function attributePath(item: Value, path: string): Value {
 function unique(items: readonly Value[]): Value[] {
   const seen = new Set<unknown>();
   return items.filter((x) => {
-    const k = typeof x === "bigint" ? Number(x) : x === null || x instanceof Undefined ? undefined : x;
+    const k = isInt(x) ? num(x) : x === null || x instanceof Undefined ? undefined : x;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
@@ -109,14 +109,14 @@ function plain(name: string, v: Value, rt: Runtime): Value {
     }
     throw err(`Unknown StringValue filter: ${name}`);
   }
-  if (typeof v === "bigint" || typeof v === "number") {
+  if (isNumeric(v)) {
     switch (name) {
       case "abs":
-        return typeof v === "bigint" ? (v < 0n ? -v : v) : Math.abs(v);
+        return typeof v === "number" ? Math.abs(v) : intResult(Math.abs(num(v)));
       case "int":
-        return intResult(Math.trunc(Number(v)) + 0);
+        return intResult(Math.trunc(num(v)) + 0);
       case "float":
-        return Number(v);
+        return num(v);
       case "string":
         return typeof v === "number" ? floatString(v) : display(v);
     }
@@ -201,7 +201,7 @@ function called(name: string, v: Value, a: CallArgs, node: A.Filter | undefined,
         const n = name === "int" ? parseIntJs(v) : parseFloat(v);
         return Number.isNaN(n) ? dflt : name === "int" ? intResult(n) : n;
       }
-      if (typeof v === "bigint" || typeof v === "number") return name === "int" ? intResult(Math.trunc(Number(v)) + 0) : Number(v);
+      if (isNumeric(v)) return name === "int" ? intResult(Math.trunc(num(v)) + 0) : num(v);
       if (typeof v === "boolean") return name === "int" ? (v ? 1n : 0n) : v ? 1 : 0;
       throw err(`Cannot apply filter "${name}" to type: ${typeOf(v)}`);
     }

@@ -9,7 +9,7 @@ import { Undefined } from "../../interpreter/undefined";
 import { Namespace, type Value } from "../../interpreter/values";
 import type { ArithOp, CompareOp, Operators } from "../dialect";
 import { memberBuiltin } from "./builtins";
-import { arrayOf, entriesOf, intResult, isNumeric, isUndef, looseEq, num, raw, strictEq, truthy, typeOf } from "./values";
+import { arrayOf, entriesOf, intResult, isNumeric, isUndef, looseEq, num, raw, strictEq, truthy, typeOf, type Int } from "./values";
 
 const err = (text: string) => new Fault("runtime/type", "Error", text);
 const syntaxErr = (text: string) => new Fault("runtime/type", "SyntaxError", text);
@@ -17,9 +17,9 @@ const unknownOperator = (op: string, a: Value, b: Value) => syntaxErr(`Unknown o
 
 type Op = ArithOp | CompareOp | "~";
 
-function numeric(op: Op, a: bigint | number, b: bigint | number): Value | undefined {
-  const x = Number(a);
-  const y = Number(b);
+function numeric(op: Op, a: Int | number, b: Int | number): Value | undefined {
+  const x = num(a);
+  const y = num(b);
   const float = typeof a === "number" || typeof b === "number";
   const keep = (r: number): Value => (float ? r : intResult(r));
   switch (op) {
@@ -47,7 +47,7 @@ function numeric(op: Op, a: bigint | number, b: bigint | number): Value | undefi
   return undefined;
 }
 
-function power(a: bigint | number | boolean, b: bigint | number | boolean): Value {
+function power(a: Int | number | boolean, b: Int | number | boolean): Value {
   const x = num(a);
   const y = num(b);
   if (x === 0 && y < 0) throw err("0.0 cannot be raised to a negative power");

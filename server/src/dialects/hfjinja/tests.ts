@@ -6,21 +6,22 @@ import { PyDict } from "../../interpreter/dict";
 import { Undefined } from "../../interpreter/undefined";
 import { Callable, type Value } from "../../interpreter/values";
 import type { TestFn } from "../dialect";
-import { arrayOf, typeOf } from "./values";
+import { arrayOf, isInt, isNumeric, num, typeOf } from "./values";
 
 type Test = (v: Value, other?: Value) => boolean;
 
 function parity(name: "odd" | "even"): Test {
   return (v) => {
-    if (typeof v !== "bigint") throw new Fault("runtime/type", "Error", `cannot ${name} on ${typeOf(v)}`);
-    return (v % 2n !== 0n) === (name === "odd");
+    if (!isInt(v)) throw new Fault("runtime/type", "Error", `cannot ${name} on ${typeOf(v)}`);
+    // On the double the engine holds: 9007199254740993 is 9007199254740992 there; NaN is odd.
+    return name === "odd" ? num(v) % 2 !== 0 : num(v) % 2 === 0;
   };
 }
 
 /** `a.value === b.value`; the engine crashes when there is no `b` (a test has no arguments). */
 const equalto: Test = (a, b) => {
   if (b === undefined) throw new Fault("runtime/type", "TypeError", "Cannot read properties of undefined (reading 'value')");
-  const raw = (x: Value) => (typeof x === "bigint" ? Number(x) : x === null || x instanceof Undefined ? undefined : x);
+  const raw = (x: Value) => (isInt(x) ? num(x) : x === null || x instanceof Undefined ? undefined : x);
   return raw(a) === raw(b);
 };
 
@@ -36,8 +37,8 @@ export const hfTests: Readonly<Record<string, Test>> = {
   true: (v) => v === true,
   none: (v) => v === null,
   string: (v) => typeof v === "string",
-  number: (v) => typeof v === "bigint" || typeof v === "number",
-  integer: (v) => typeof v === "bigint",
+  number: isNumeric,
+  integer: isInt,
   iterable: (v) => Array.isArray(v) || typeof v === "string",
   mapping: isObject,
   sequence: (v) => arrayOf(v) !== null || isObject(v) || typeof v === "string",

@@ -6,7 +6,17 @@ import { PyDict } from "../../interpreter/dict";
 import { Fault } from "../../interpreter/errors";
 import { LoopContext } from "../../interpreter/loop";
 import { Undefined } from "../../interpreter/undefined";
-import { Callable, Namespace, Tuple, type Value } from "../../interpreter/values";
+import { Callable, Namespace, PyObject, Tuple, type Value } from "../../interpreter/values";
+
+/** An IntegerValue the engine made of NaN or ±Infinity (`x % 0`, `x // 0`): no bigint holds it. */
+export class NonFiniteInt extends PyObject {
+  constructor(readonly n: number) {
+    super();
+  }
+  get typeName(): string {
+    return "int";
+  }
+}
 
 /** The engine's class name of a value, as its error messages spell it. */
 export function typeOf(v: Value): string {
@@ -21,6 +31,7 @@ export function typeOf(v: Value): string {
     case "string":
       return "StringValue";
   }
+  if (v instanceof NonFiniteInt) return "IntegerValue";
   if (Array.isArray(v)) return "ArrayValue";
   if (v instanceof Tuple) return "TupleValue";
   if (v instanceof PyDict || v instanceof LoopContext) return "ObjectValue";
@@ -31,7 +42,9 @@ export function typeOf(v: Value): string {
 }
 
 export const isUndef = (v: Value): v is Undefined => v instanceof Undefined;
-export const isNumeric = (v: Value): v is bigint | number => typeof v === "bigint" || typeof v === "number";
+export type Int = bigint | NonFiniteInt;
+export const isInt = (v: Value): v is Int => typeof v === "bigint" || v instanceof NonFiniteInt;
+export const isNumeric = (v: Value): v is Int | number => isInt(v) || typeof v === "number";
 
 /** ArrayValue, TupleValue included (it extends ArrayValue). */
 export function arrayOf(v: Value): readonly Value[] | null {
@@ -53,16 +66,14 @@ export function entriesOf(v: Value): [string, Value][] | null {
   return null;
 }
 
-export function num(v: bigint | number | boolean): number {
-  return typeof v === "boolean" ? Number(v) : Number(v);
+/** The double the engine holds. */
+export function num(v: Int | number | boolean): number {
+  return v instanceof NonFiniteInt ? v.n : Number(v);
 }
 
-/**
- * An IntegerValue result: the engine keeps the double. NaN and ±Infinity (`x % 0`, `x // 0`) have no
- * bigint; they stay numbers, which print as the engine's IntegerValue does (`NaN`, `Infinity`).
- */
-export function intResult(x: number): bigint | number {
-  return Number.isFinite(x) ? BigInt(x) : x;
+/** An IntegerValue result: the engine keeps the double. */
+export function intResult(x: number): Int {
+  return Number.isFinite(x) ? BigInt(x) : new NonFiniteInt(x);
 }
 
 /** `__bool__`: JS truthiness of the value, Python's for lists and dicts; a namespace is always true. */
@@ -78,6 +89,7 @@ export function truthy(v: Value): boolean {
     case "string":
       return v !== "";
   }
+  if (v instanceof NonFiniteInt) return !Number.isNaN(v.n);
   const items = arrayOf(v);
   if (items) return items.length > 0;
   if (v instanceof PyDict) return v.size > 0;
@@ -116,6 +128,7 @@ export function display(v: Value): string {
     case "string":
       return v;
   }
+  if (v instanceof NonFiniteInt) return jsNumber(v.n);
   if (v instanceof Callable && !(v instanceof LoopContext)) return functionSource();
   return toJSON(v, {}, 0, false);
 }
@@ -133,6 +146,7 @@ export function raw(v: Value): string {
     case "string":
       return String(v);
   }
+  if (v instanceof NonFiniteInt) return jsNumber(v.n);
   const items = arrayOf(v);
   // Array.prototype.toString joins the items' own toString with ",", null/undefined items as "".
   if (items) return items.map(display).join(",");
@@ -172,6 +186,7 @@ export function toJSON(v: Value, o: JsonOptions, depth = 0, undefinedToNull = tr
     case "string":
       return jsonString(v, ensureAscii);
   }
+  if (v instanceof NonFiniteInt) return JSON.stringify(v.n);
   // The switch in toJSON knows "ArrayValue" but not "TupleValue": a tuple cannot be printed.
   if (v instanceof Tuple) throw new Fault("runtime/type", "Error", "Cannot convert to JSON: TupleValue");
   const pad = indent ? " ".repeat(indent) : "";
@@ -194,7 +209,7 @@ type JsPrimitive = number | string | boolean | undefined;
 
 function primitive(v: Value): JsPrimitive | object {
   if (typeof v === "string" || typeof v === "boolean" || typeof v === "number") return v;
-  if (typeof v === "bigint") return Number(v);
+  if (isInt(v)) return num(v);
   // NullValue.value, like UndefinedValue.value, is undefined.
   if (v === null || v instanceof Undefined) return undefined;
   return v instanceof Tuple ? v.items : v;
