@@ -2,10 +2,12 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
+import { registerPreview } from "./preview/register";
 
 let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  registerPreview(context);
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },

@@ -1,0 +1,142 @@
+// A long-lived helper process that renders one request per line of JSON on stdin and answers one line
+// of JSON on stdout. Its first line says whether it can work at all ({"ready": true, "version"} or
+// {"ready": false, "reason"}). Each request has a time limit: past it the process is killed (a template
+// can loop for as long as it likes inside a real engine) and the next request starts a fresh one. Only
+// the newest waiting request is kept: while one runs, a newer one replaces the one queued behind it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+
+export type LineResult =
+  | { ok: true; reply: Record<string, unknown> }
+  /** `unavailable`: the helper cannot run here at all (no interpreter, no module); it is not retried. */
+  | { ok: false; unavailable: boolean; reason: string };
+
+export interface LineProcessSpec {
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  timeoutMs: number;
+}
+
+interface Running {
+  child: ChildProcess;
+  hello: Promise<LineResult>;
+  ask(payload: object): Promise<LineResult>;
+}
+
+export class LineProcess {
+  private running: Running | null = null;
+  private unavailable: string | null = null;
+  private busy = false;
+  private queued: { payload: object; resolve: (r: LineResult | null) => void } | null = null;
+  /** The helper's `version` from its first line, once it has started. */
+  version: string | null = null;
+
+  constructor(private readonly spec: LineProcessSpec) {}
+
+  /** The helper's reply, a failure, or null when a newer request replaced this one before it ran. */
+  request(payload: object): Promise<LineResult | null> {
+    return new Promise((resolve) => {
+      this.queued?.resolve(null);
+      this.queued = { payload, resolve };
+      void this.pump();
+    });
+  }
+
+  dispose(): void {
+    this.queued?.resolve(null);
+    this.queued = null;
+    this.stop();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.busy || !this.queued) return;
+    const job = this.queued;
+    this.queued = null;
+    this.busy = true;
+    try {
+      job.resolve(await this.run(job.payload));
+    } finally {
+      this.busy = false;
+      void this.pump();
+    }
+  }
+
+  private async run(payload: object): Promise<LineResult> {
+    if (this.unavailable !== null) return { ok: false, unavailable: true, reason: this.unavailable };
+    const p = (this.running ??= this.start());
+    const hello = await p.hello;
+    if (!hello.ok) {
+      this.stop();
+      if (hello.unavailable) this.unavailable = hello.reason;
+      return hello;
+    }
+    const r = await p.ask(payload);
+    if (!r.ok) this.stop();
+    return r;
+  }
+
+  private stop(): void {
+    this.running?.child.kill("SIGKILL");
+    this.running = null;
+  }
+
+  private start(): Running {
+    const { command, args, env, timeoutMs } = this.spec;
+    const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (s: string) => (stderr = (stderr + s).slice(-2000)));
+    child.stdin!.on("error", () => {}); // a dead helper is reported through 'exit'
+    let waiter: ((r: LineResult) => void) | null = null;
+    const settle = (r: LineResult) => {
+      const w = waiter;
+      waiter = null;
+      w?.(r);
+    };
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      let reply: unknown;
+      try {
+        reply = JSON.parse(line);
+      } catch {
+        return settle({ ok: false, unavailable: false, reason: `${command} wrote something that is not JSON: ${line.slice(0, 200)}` });
+      }
+      settle({ ok: true, reply: reply as Record<string, unknown> });
+    });
+    let exited: LineResult | null = null;
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      exited = { ok: false, unavailable: true, reason: e.code === "ENOENT" ? `${command} was not found` : `${command}: ${e.message}` };
+      settle(exited);
+    });
+    child.on("exit", (code, signal) => {
+      const why = stderr.trim() ? `: ${stderr.trim().split("\n").slice(-3).join(" ")}` : "";
+      exited ??= { ok: false, unavailable: false, reason: `${command} exited (${signal ?? `code ${code}`})${why}` };
+      settle(exited);
+    });
+    const next = (limitMs: number, what: string): Promise<LineResult> =>
+      new Promise((resolve) => {
+        if (exited) return resolve(exited);
+        const timer = setTimeout(() => settle({ ok: false, unavailable: false, reason: `no answer within ${limitMs / 1000} s ${what}; stopped` }), limitMs);
+        waiter = (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        };
+      });
+    // starting (an interpreter importing a library) may take longer than one render
+    const hello = next(timeoutMs * 2, "after starting").then((r): LineResult => {
+      if (!r.ok || r.reply.ready === true) {
+        if (r.ok && typeof r.reply.version === "string") this.version = r.reply.version;
+        return r;
+      }
+      return { ok: false, unavailable: true, reason: String(r.reply.reason ?? "the helper cannot run") };
+    });
+    return {
+      child,
+      hello,
+      ask: (payload) => {
+        const answer = next(timeoutMs, "from the engine");
+        child.stdin!.write(JSON.stringify(payload) + "\n");
+        return answer;
+      },
+    };
+  }
+}
