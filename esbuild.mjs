@@ -19,6 +19,7 @@ const entries = [
   { entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js" },
   { entryPoints: ["server/src/lsp/main.ts"], outfile: "dist/server.js" },
   { entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  { entryPoints: ["native/endpoint/main.ts"], outfile: "dist/endpoint.js" },
   // the preview webview runs in a browser page: its script and stylesheet, no Node, no vscode
   { entryPoints: ["client/src/preview/webview/main.ts", "client/src/preview/webview/preview.css"], outdir: "dist/preview", platform: "browser", format: "iife", target: "chrome120" },
   { entryPoints: ["client/src/preview/engines/llamacppWorker.ts"], outfile: "dist/llamacppWorker.js" },

@@ -7,6 +7,7 @@ import { benchCommand, usage as benchUsage } from "../../../native/cli/bench";
 import { installCudaCommand, usage as installCudaUsage } from "../../../native/cli/installCuda";
 import { makeTestModelsCommand, usage as makeTestModelsUsage } from "../../../native/cli/makeTestModels";
 import { renderCommand, usage as renderUsage } from "./render";
+import { serveCommand, usage as serveUsage } from "../../../native/endpoint/serve";
 
 type Command = (argv: string[], io: CommandIO) => number | Promise<number>;
 
@@ -14,6 +15,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   check: { run: checkCommand, usage: checkUsage },
   render: { run: renderCommand, usage: renderUsage },
   extract: { run: extractCommand, usage: extractUsage },
+  serve: { run: serveCommand, usage: serveUsage },
   "make-test-models": { run: makeTestModelsCommand, usage: makeTestModelsUsage },
   bench: { run: benchCommand, usage: benchUsage },
   "install-cuda": { run: installCudaCommand, usage: installCudaUsage },

@@ -1,0 +1,46 @@
+// POST /v1/messages.
+import { runChat } from "../chat";
+import { newId } from "../chatOutput";
+import { dflashHeaders, timings } from "../dflash";
+import { sendJson, type RouteContext } from "../route";
+import { SseStream } from "../sse";
+import { contentBlocks, stopReason, usage } from "./content";
+import { MessageEventWriter } from "./events";
+import { parseMessagesRequest } from "./request";
+
+export async function messages(ctx: RouteContext): Promise<void> {
+  const p = parseMessagesRequest(await ctx.body(), "generate");
+  const id = newId("msg_");
+  const model = ctx.services.model.id;
+  const stream = p.stream ? new MessageEventWriter(new SseStream(ctx.res), { id, model }) : null;
+  const outcome = await runChat(ctx.services, {
+    api: "anthropic",
+    request: p.request,
+    requireToolCall: p.requireToolCall,
+    sampling: p.sampling,
+    maxTokens: p.maxTokens,
+    stop: p.stop,
+    idPrefix: "toolu_",
+    signal: ctx.signal,
+    onPrompt: stream ? (n) => (stream.promptTokens = n) : undefined,
+    onDeltas: stream ? (d) => d.forEach((x) => stream.delta(x)) : undefined,
+  });
+  if (outcome.finish === "abort") return;
+  if (stream) return stream.finish(outcome.finish, outcome.stopSequence, outcome.stats);
+  sendJson(
+    ctx.res,
+    200,
+    {
+      id,
+      type: "message",
+      role: "assistant",
+      model,
+      content: contentBlocks(outcome.message),
+      stop_reason: stopReason(outcome.finish, outcome.stopSequence),
+      stop_sequence: outcome.stopSequence,
+      usage: usage(outcome.stats),
+      timings: timings(outcome.stats),
+    },
+    dflashHeaders(outcome.stats),
+  );
+}

@@ -1,0 +1,114 @@
+// An Anthropic Messages request → the OpenAI-shaped chat request llama.cpp's chat layer takes. tool_use
+// blocks become the assistant's tool_calls and tool_result blocks become tool messages, so the template
+// renders a tool conversation as it was trained to; thinking blocks become reasoning_content.
+import type { ChatRequest, SamplingOptions } from "../../engine/types";
+import { badRequest } from "../errors";
+import { Fields } from "../fields";
+
+export interface MessagesParams {
+  request: ChatRequest;
+  requireToolCall: boolean;
+  sampling: SamplingOptions;
+  maxTokens: number;
+  stop: string[];
+  stream: boolean;
+}
+
+type Part = { type: "text"; text: string };
+
+const refuse = (block: Fields, type: string) =>
+  badRequest(`'${type}' blocks are not supported${type === "image" || type === "document" ? ": the served model reads text only" : ""}`, block.at("type"));
+
+/** A string or text blocks (system prompts, tool results), as content parts. */
+function textParts(f: Fields, key: string): string | Part[] {
+  const v = f.raw(key);
+  if (typeof v === "string") return v;
+  const blocks = f.objects(key);
+  if (!blocks) throw badRequest("must be a string or an array of content blocks", f.at(key));
+  return blocks.map((b) => {
+    const type = b.need("type", b.string);
+    if (type !== "text") throw refuse(b, type);
+    return { type: "text", text: b.need("text", b.string) };
+  });
+}
+
+function convertMessage(m: Fields): object[] {
+  const role = m.need("role", m.string);
+  if (role !== "user" && role !== "assistant") throw badRequest(`must be "user" or "assistant", got '${role}'`, m.at("role"));
+  if (typeof m.raw("content") === "string") return [{ role, content: m.raw("content") }];
+  const blocks = m.objects("content");
+  if (!blocks) throw badRequest("must be a string or an array of content blocks", m.at("content"));
+  const text: Part[] = [];
+  const toolResults: object[] = [];
+  const toolCalls: object[] = [];
+  let reasoning = "";
+  for (const b of blocks) {
+    const type = b.need("type", b.string);
+    if (type === "text") text.push({ type: "text", text: b.need("text", b.string) });
+    else if (type === "tool_result" && role === "user") toolResults.push({ role: "tool", tool_call_id: b.need("tool_use_id", b.string), content: b.has("content") ? textParts(b, "content") : "" });
+    else if (type === "tool_use" && role === "assistant") {
+      const input = b.need("input", b.object);
+      toolCalls.push({ id: b.need("id", b.string), type: "function", function: { name: b.need("name", b.string), arguments: JSON.stringify(input.value) } });
+    } else if (type === "thinking" && role === "assistant") reasoning += b.need("thinking", b.string);
+    // its text is encrypted: nothing a template could render
+    else if (type === "redacted_thinking" && role === "assistant") continue;
+    else if (type === "tool_result" || type === "tool_use" || type === "thinking" || type === "redacted_thinking") {
+      throw badRequest(`'${type}' blocks belong in ${type === "tool_result" ? "user" : "assistant"} messages`, b.at("type"));
+    } else throw refuse(b, type);
+  }
+  if (role === "user") return [...toolResults, ...(text.length ? [{ role, content: text }] : [])];
+  return [{ role, content: text, ...(reasoning ? { reasoning_content: reasoning } : {}), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }];
+}
+
+function convertTools(f: Fields): object[] | undefined {
+  return f.objects("tools")?.map((t) => {
+    const type = t.string("type");
+    if (type !== undefined && type !== "custom") throw badRequest(`server tools ('${type}') are not supported; define the tool with name and input_schema`, t.at("type"));
+    const schema = t.need("input_schema", t.object);
+    return { type: "function", function: { name: t.need("name", t.string), description: t.string("description") ?? "", parameters: schema.value } };
+  });
+}
+
+function toolChoice(f: Fields, hasTools: boolean): { choice?: ChatRequest["tool_choice"]; parallel?: boolean; forced: boolean } {
+  const c = f.object("tool_choice");
+  if (!c) return { forced: false };
+  const parallel = c.boolean("disable_parallel_tool_use") === undefined ? undefined : !c.boolean("disable_parallel_tool_use");
+  const type = c.need("type", c.string);
+  if (type === "auto") return { choice: "auto", parallel, forced: false };
+  if (type === "none") return { choice: "none", parallel, forced: false };
+  if (type === "any") return { choice: "required", parallel, forced: hasTools };
+  if (type === "tool") return { choice: { type: "function", function: { name: c.need("name", c.string) } }, parallel, forced: hasTools };
+  throw badRequest(`must be "auto", "any", "tool" or "none", got '${type}'`, c.at("type"));
+}
+
+/** count_tokens takes the same body without the generation fields. */
+export function parseMessagesRequest(body: unknown, purpose: "generate" | "count"): MessagesParams {
+  const f = Fields.of(body, []);
+  f.need("model", f.string);
+  const maxTokens = purpose === "generate" ? f.need("max_tokens", (k) => f.integer(k, 1)) : 0;
+  const list = f.need("messages", f.objects);
+  if (list.length === 0) throw badRequest("must contain at least one message", ["messages"]);
+  const messages = [...(f.has("system") ? [{ role: "system", content: textParts(f, "system") }] : []), ...list.flatMap(convertMessage)];
+  const tools = convertTools(f);
+  const { choice, parallel, forced } = toolChoice(f, (tools?.length ?? 0) > 0);
+  const thinking = f.object("thinking");
+  const thinkingType = thinking?.need("type", thinking.string);
+  if (thinkingType !== undefined && thinkingType !== "enabled" && thinkingType !== "disabled") {
+    throw badRequest(`must be "enabled" or "disabled", got '${thinkingType}'`, ["thinking", "type"]);
+  }
+  return {
+    request: {
+      messages,
+      tools,
+      tool_choice: choice,
+      parallel_tool_calls: parallel,
+      // Anthropic thinks only when asked to; budget_tokens has no equivalent in llama.cpp's sampler
+      enable_thinking: thinkingType === "enabled",
+    },
+    requireToolCall: forced,
+    sampling: { temperature: f.number("temperature", 0, 1), topP: f.number("top_p", 0, 1), topK: f.integer("top_k", 0) },
+    maxTokens,
+    stop: f.array("stop_sequences") ? f.strings("stop_sequences")! : [],
+    stream: f.boolean("stream") ?? false,
+  };
+}

@@ -1,0 +1,72 @@
+// A chat request, whichever API it came in: the prompt llama.cpp's chat layer builds from it (what
+// llama-server would build), generation, and the assistant message parsed from the output by the
+// template's format. Streams get the message as deltas while it is generated.
+import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions } from "../engine/types";
+import { IncrementalParser, type MessageDelta, type MessageOut } from "./chatOutput";
+import { generate } from "./generation";
+import type { Services } from "./services";
+import { requireToolCall } from "./toolChoice";
+
+export interface ChatJob {
+  api: "openai" | "anthropic";
+  request: ChatRequest;
+  /** tool_choice required or named: the output must be a call. */
+  requireToolCall: boolean;
+  sampling: SamplingOptions;
+  maxTokens?: number;
+  stop: string[];
+  ignoreEos?: boolean;
+  /** Prefix of generated tool-call ids (call_, toolu_). */
+  idPrefix: string;
+  signal: AbortSignal;
+  /** Called once the prompt is tokenized, before waiting for the generation slot. */
+  onPrompt?: (promptTokens: number) => void;
+  /** Set for streams. */
+  onDeltas?: (d: MessageDelta[]) => void;
+}
+
+export type Finish = "stop" | "length" | "tool_calls" | "abort";
+
+export function finishOf(stopReason: GenerateResult["stopReason"], toolCalls: number): Finish {
+  if (stopReason === "abort" || stopReason === "length") return stopReason;
+  return toolCalls > 0 ? "tool_calls" : "stop";
+}
+
+export interface ChatOutcome {
+  message: MessageOut;
+  finish: Finish;
+  /** The client's stop sequence that ended the output, if one did. */
+  stopSequence: string | null;
+  stats: GenerateStats;
+}
+
+/** The prompt's token count (what count_tokens answers). */
+export async function countChatTokens(services: Services, request: ChatRequest): Promise<number> {
+  const { engine, template } = services.model.ready();
+  const prompt = await template.current().apply(request);
+  return (await engine.tokenize(prompt.prompt)).length;
+}
+
+export async function runChat(services: Services, job: ChatJob): Promise<ChatOutcome> {
+  const { engine, template } = services.model.ready();
+  const applied = await template.current().apply(job.request);
+  const prompt = job.requireToolCall ? requireToolCall(applied) : applied;
+  const tokens = await engine.tokenize(prompt.prompt);
+  job.onPrompt?.(tokens.length);
+  const parser = new IncrementalParser(prompt, job.idPrefix, job.onDeltas ?? (() => {}));
+  const result = await generate(engine, services.queue, tokens, {
+    ...job.sampling,
+    maxTokens: job.maxTokens,
+    stop: job.stop,
+    ignoreEos: job.ignoreEos,
+    chat: prompt,
+    signal: job.signal,
+    onToken: job.onDeltas && ((e) => parser.push(e.text)),
+  });
+  const complete = result.stopReason === "eos" || result.stopReason === "stop";
+  const message = result.stopReason === "abort" ? parser.tracker.sent : await parser.finish(result.text, complete);
+  const stopSequence = result.stopReason === "stop" && job.stop.includes(result.stopString ?? "") ? result.stopString : null;
+  const finish = finishOf(result.stopReason, message.toolCalls.length);
+  services.metrics.recordGeneration(job.api, finish, result.stats);
+  return { message, finish, stopSequence, stats: result.stats };
+}

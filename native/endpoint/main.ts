@@ -1,0 +1,20 @@
+// The endpoint process (dist/endpoint.js): `chat-template serve` without the rest of the CLI, for the
+// extension host to spawn. Same flags, same stdout lines (see serve.ts).
+import { UsageError } from "../../server/src/cli/args";
+import { processIO } from "../../server/src/cli/io";
+import { serveCommand, usage } from "./serve";
+
+serveCommand(process.argv.slice(2), processIO).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    if (e instanceof UsageError) {
+      process.stderr.write(`chat-template serve: ${e.message}\nusage: ${usage}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`chat-template serve: internal error: ${(e as Error).stack ?? e}\n`);
+      process.exitCode = 70;
+    }
+  },
+);

@@ -1,0 +1,118 @@
+// POST /v1/chat/completions.
+import type { ChatRequest } from "../../engine/types";
+import { runChat, type ChatOutcome } from "../chat";
+import { newId, type MessageDelta } from "../chatOutput";
+import { dflashHeaders, timings } from "../dflash";
+import { badRequest } from "../errors";
+import { Fields } from "../fields";
+import { sendJson, type RouteContext } from "../route";
+import { SseStream } from "../sse";
+import { commonParams, usageOf } from "./params";
+import { ChatChunkWriter } from "./streaming";
+
+const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
+
+/** What the chat layer cannot take, refused with the field's location; the rest it validates itself. */
+function checkMessages(f: Fields): unknown[] {
+  const messages = f.need("messages", f.array);
+  if (messages.length === 0) throw badRequest("must contain at least one message", ["messages"]);
+  f.objects("messages")!.forEach((m) => {
+    const role = m.need("role", m.string);
+    if (!ROLES.has(role)) throw badRequest(`must be one of ${[...ROLES].join(", ")}, got '${role}'`, m.at("role"));
+    const content = m.raw("content");
+    if (content !== undefined && typeof content !== "string" && !Array.isArray(content)) {
+      throw badRequest("must be a string or an array of content parts", m.at("content"));
+    }
+    if (Array.isArray(content)) {
+      m.objects("content")!.forEach((part) => {
+        const type = part.need("type", part.string);
+        if (type === "text") part.need("text", part.string);
+        else throw badRequest(`'${type}' parts are not supported: the served model reads text only`, part.at("type"));
+      });
+    }
+  });
+  return messages;
+}
+
+function toolChoice(f: Fields): ChatRequest["tool_choice"] {
+  const v = f.raw("tool_choice");
+  if (v === undefined) return undefined;
+  if (v === "auto" || v === "none" || v === "required") return v;
+  if (typeof v === "string") throw badRequest(`must be "auto", "none", "required" or {"type": "function", "function": {"name": …}}, got '${v}'`, ["tool_choice"]);
+  const choice = f.need("tool_choice", f.object);
+  const fn = choice.need("function", choice.object);
+  return { type: "function", function: { name: fn.need("name", fn.string) } };
+}
+
+export function parseChatRequest(body: unknown) {
+  const f = Fields.of(body, []);
+  const common = commonParams(f);
+  if (f.boolean("logprobs")) throw badRequest("logprobs are not supported", ["logprobs"]);
+  const tools = f.objects("tools");
+  tools?.forEach((t) => {
+    const fn = t.need("function", t.object);
+    fn.need("name", fn.string);
+  });
+  const choice = toolChoice(f);
+  const format = f.object("response_format");
+  format?.need("type", format.string);
+  const request: ChatRequest = {
+    messages: checkMessages(f),
+    tools: f.array("tools"),
+    tool_choice: choice,
+    parallel_tool_calls: f.boolean("parallel_tool_calls"),
+    response_format: format?.value as ChatRequest["response_format"],
+    chat_template_kwargs: f.object("chat_template_kwargs")?.value,
+    reasoning_format: f.string("reasoning_format"),
+    reasoning_effort: f.string("reasoning_effort"),
+  };
+  const forced = tools !== undefined && tools.length > 0 && (choice === "required" || typeof choice === "object");
+  return { ...common, request, requireToolCall: forced };
+}
+
+function message(o: ChatOutcome) {
+  const m = o.message;
+  return {
+    role: "assistant",
+    content: m.content || (m.toolCalls.length ? null : ""),
+    ...(m.reasoning ? { reasoning_content: m.reasoning } : {}),
+    ...(m.toolCalls.length ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) } : {}),
+  };
+}
+
+export async function chatCompletions(ctx: RouteContext): Promise<void> {
+  const p = parseChatRequest(await ctx.body());
+  const id = newId("chatcmpl-");
+  const model = ctx.services.model.id;
+  const created = Math.floor(Date.now() / 1000);
+  const stream = p.stream ? new ChatChunkWriter(new SseStream(ctx.res), { id, model, created, includeUsage: p.includeUsage }) : null;
+  const outcome = await runChat(ctx.services, {
+    api: "openai",
+    request: p.request,
+    requireToolCall: p.requireToolCall,
+    sampling: p.sampling,
+    maxTokens: p.maxTokens,
+    stop: p.stop,
+    ignoreEos: p.ignoreEos,
+    idPrefix: "call_",
+    signal: ctx.signal,
+    onDeltas: stream ? (d: MessageDelta[]) => d.forEach((x) => stream.delta(x)) : undefined,
+  });
+  if (outcome.finish === "abort") return;
+  const finishReason = outcome.finish;
+  if (stream) return stream.finish(finishReason, outcome.stats);
+  sendJson(
+    ctx.res,
+    200,
+    {
+      id,
+      object: "chat.completion",
+      created,
+      model,
+      choices: [{ index: 0, message: message(outcome), finish_reason: finishReason, logprobs: null }],
+      usage: usageOf(outcome.stats),
+      timings: timings(outcome.stats),
+    },
+    dflashHeaders(outcome.stats),
+  );
+}

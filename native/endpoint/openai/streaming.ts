@@ -1,0 +1,80 @@
+// OpenAI's streamed chunks: chat.completion.chunk deltas (role first, then reasoning_content, content and
+// tool_calls as they are parsed), the finish chunk, the usage chunk when stream_options.include_usage
+// asks for it, then `data: [DONE]`. The last chunk before usage carries llama-server style timings.
+import type { GenerateStats } from "../../engine/types";
+import type { MessageDelta } from "../chatOutput";
+import { dflashHeaders, timings } from "../dflash";
+import type { SseStream } from "../sse";
+import { usageOf } from "./params";
+
+interface Meta {
+  id: string;
+  model: string;
+  created: number;
+  includeUsage: boolean;
+}
+
+abstract class ChunkWriter {
+  constructor(
+    protected readonly sse: SseStream,
+    protected readonly meta: Meta,
+  ) {}
+
+  protected abstract readonly object: string;
+
+  protected chunk(choices: object[], extra: object = {}): void {
+    const { id, model, created, includeUsage } = this.meta;
+    this.sse.send({ id, object: this.object, created, model, choices, ...(includeUsage ? { usage: null } : {}), ...extra });
+  }
+
+  protected end(finishChoice: object, stats: GenerateStats): void {
+    this.chunk([finishChoice], { timings: timings(stats) });
+    if (this.meta.includeUsage) {
+      const { id, model, created } = this.meta;
+      this.sse.send({ id, object: this.object, created, model, choices: [], usage: usageOf(stats) });
+    }
+    this.sse.send("[DONE]");
+    this.sse.end(dflashHeaders(stats));
+  }
+}
+
+export class ChatChunkWriter extends ChunkWriter {
+  protected readonly object = "chat.completion.chunk";
+  private announced = false;
+
+  /** The first chunk names the role, as OpenAI's do. */
+  private announce(): void {
+    if (this.announced) return;
+    this.announced = true;
+    this.chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null, logprobs: null }]);
+  }
+
+  private send(delta: object): void {
+    this.announce();
+    this.chunk([{ index: 0, delta, finish_reason: null, logprobs: null }]);
+  }
+
+  delta(d: MessageDelta): void {
+    if (d.kind === "content") return this.send({ content: d.text });
+    if (d.kind === "reasoning") return this.send({ reasoning_content: d.text });
+    const fn = d.start ? { name: d.name, arguments: d.arguments } : { arguments: d.arguments };
+    this.send({ tool_calls: [{ index: d.index, ...(d.start ? { id: d.id, type: "function" } : {}), function: fn }] });
+  }
+
+  finish(finishReason: string, stats: GenerateStats): void {
+    this.announce();
+    this.end({ index: 0, delta: {}, finish_reason: finishReason, logprobs: null }, stats);
+  }
+}
+
+export class CompletionChunkWriter extends ChunkWriter {
+  protected readonly object = "text_completion";
+
+  text(text: string): void {
+    if (text) this.chunk([{ index: 0, text, logprobs: null, finish_reason: null }]);
+  }
+
+  finish(finishReason: string, stats: GenerateStats): void {
+    this.end({ index: 0, text: "", logprobs: null, finish_reason: finishReason }, stats);
+  }
+}

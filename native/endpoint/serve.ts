@@ -1,0 +1,105 @@
+// `chat-template serve`: binds, prints where (one JSON line on stdout, for the process that started it),
+// then loads the model while /health reports progress. Runs until SIGINT or SIGTERM.
+//
+// stdout carries only JSON lines, one per event:
+//   {"event":"listening","url","host","port","pid","model","demo"}   once bound (`--port 0`: the real port)
+//   {"event":"ready","url","model","demo","backend","contextSize","draft"}   the model is loaded
+//   {"event":"error","message"}                                       loading failed (the process keeps serving /health)
+//   {"event":"template","status":"loaded"|"error","path","message"?}  --chat-template-file (re)loaded or refused
+// People read stderr.
+import type { AddressInfo } from "node:net";
+import { existsSync } from "node:fs";
+import type { CommandIO } from "../../server/src/cli/io";
+import { ensureDemoModels } from "../testModels/demo";
+import { parseServeArgs, type ServeConfig } from "./config";
+import { Metrics } from "./metrics";
+import { ModelHost, type ModelFiles } from "./model";
+import { GenerationQueue } from "./queue";
+import { createEndpointServer } from "./server";
+import type { Services } from "./services";
+
+export { usage } from "./config";
+
+function banner(lines: string[]): string {
+  const width = Math.max(...lines.map((l) => l.length));
+  const rule = "*".repeat(width + 4);
+  return [rule, ...lines.map((l) => `* ${l.padEnd(width)} *`), rule].join("\n") + "\n";
+}
+
+function modelFiles(config: ServeConfig, io: CommandIO): ModelFiles | string {
+  if (config.target !== undefined) {
+    for (const f of [config.target, config.draft]) if (f !== undefined && !existsSync(f)) return `model file not found: ${f}`;
+    return { target: config.target, draft: config.draft };
+  }
+  const demo = ensureDemoModels();
+  io.stderr(
+    banner([
+      "No --target given: serving the DEMO models.",
+      demo.description + ".",
+      "Serve a real model with --target MODEL.gguf [--draft DFLASH-DRAFT.gguf].",
+    ]),
+  );
+  return { target: demo.target, draft: demo.draft, demo: demo.description };
+}
+
+const urlOf = (host: string, port: number) => `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+export async function serveCommand(argv: string[], io: CommandIO): Promise<number> {
+  const config = parseServeArgs(argv);
+  if (config.chatTemplateFile !== undefined && !existsSync(config.chatTemplateFile)) {
+    io.stderr(`chat-template serve: template file not found: ${config.chatTemplateFile}\n`);
+    return 1;
+  }
+  const files = modelFiles(config, io);
+  if (typeof files === "string") {
+    io.stderr(`chat-template serve: ${files}\n`);
+    return 1;
+  }
+  const event = (e: object) => io.stdout(JSON.stringify(e) + "\n");
+  const log = (line: string) => io.stderr(`chat-template serve: ${line}\n`);
+  const model = new ModelHost(files, config);
+  const services: Services = { config, model, queue: new GenerationQueue(config.maxQueue), metrics: new Metrics(), log };
+  const server = createEndpointServer(services);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port, config.host, resolve);
+    });
+  } catch (e) {
+    log(`cannot listen on ${urlOf(config.host, config.port)}: ${(e as Error).message}`);
+    return 1;
+  }
+  const url = urlOf(config.host, (server.address() as AddressInfo).port);
+  const demo = files.demo !== undefined;
+  event({ event: "listening", url, host: config.host, port: (server.address() as AddressInfo).port, pid: process.pid, model: model.id, demo });
+  log(`listening on ${url}${config.apiKey ? " (API key required)" : ""}; loading ${model.id}…`);
+
+  const stopped = new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  const loading = model.load((t) => {
+    event({ event: "template", ...t });
+    log(t.status === "loaded" ? `chat template loaded from ${t.path}` : `chat template ${t.path} not used: ${t.message}`);
+  });
+  void loading.then(() => {
+    const s = model.status;
+    if (s.state === "error") {
+      event({ event: "error", message: s.message });
+      log(`the model failed to load: ${s.message}`);
+    } else if (s.state === "ready") {
+      const { info } = model.ready();
+      event({ event: "ready", url, model: model.id, demo, backend: info.backend.kind, contextSize: info.contextSize, draft: info.draft?.name ?? null });
+      log(`ready: ${info.backend.kind} backend (${info.backend.reason}), context ${info.contextSize}${info.draft ? `, DFlash draft ${info.draft.name}` : ", no draft"}`);
+    }
+  });
+
+  await stopped;
+  log("shutting down");
+  server.close();
+  server.closeAllConnections();
+  services.queue.drain(new Error("the endpoint is shutting down"));
+  await loading;
+  await model.close();
+  return 0;
+}

@@ -1,0 +1,125 @@
+// The chat template requests are rendered with: the GGUF's own, or a file that is reloaded whenever it
+// changes on disk, so that a template being edited is served as soon as it is saved. A reload that fails
+// keeps the last good template and reports why; until one loads, chat requests get that error.
+import { watch, type FSWatcher } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
+import type { ChatTemplate } from "../engine/chat";
+import type { Engine } from "../engine/engine";
+import { ApiError } from "./errors";
+
+export interface TemplateState {
+  source: "gguf" | "file";
+  path: string | null;
+  /** Why the file's current text is not being served; null when it is. */
+  error: string | null;
+  /** Successful loads of the file so far. */
+  loads: number;
+}
+
+const SETTLE_MS = 50;
+
+export type TemplateEvent = { status: "loaded" | "error"; path: string; message?: string };
+
+export class TemplateSource {
+  private template: ChatTemplate | null = null;
+  private text: string | null = null;
+  private error: string | null = null;
+  private loads = 0;
+  private watcher: FSWatcher | null = null;
+  private reloading: Promise<void> | null = null;
+  private again = false;
+  private settle: NodeJS.Timeout | null = null;
+
+  private constructor(
+    private readonly engine: Engine,
+    private readonly path: string | null,
+    private readonly onEvent: (e: TemplateEvent) => void,
+  ) {}
+
+  static async open(engine: Engine, file: string | undefined, onEvent: (e: TemplateEvent) => void): Promise<TemplateSource> {
+    const s = new TemplateSource(engine, file === undefined ? null : resolve(file), onEvent);
+    if (s.path === null) {
+      s.template = await engine.chatTemplate();
+      return s;
+    }
+    // the folder, not the file: editors save by writing a new file and renaming it over the old one
+    const name = basename(s.path);
+    s.watcher = watch(dirname(s.path), (_event, changed) => {
+      if (changed === null || changed === name) s.changed();
+    });
+    s.watcher.on("error", (e) => s.fail(`cannot watch ${s.path}: ${e.message}`));
+    await s.reload();
+    return s;
+  }
+
+  /** The template to render with; a 500 that says what is wrong with the file when none could be loaded. */
+  current(): ChatTemplate {
+    if (this.template) return this.template;
+    throw new ApiError(500, "server", `the chat template ${this.path} cannot be used: ${this.error}; fix it and save, it is reloaded automatically`);
+  }
+
+  state(): TemplateState {
+    return { source: this.path === null ? "gguf" : "file", path: this.path, error: this.error, loads: this.loads };
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = null;
+    if (this.settle) clearTimeout(this.settle);
+  }
+
+  /** A save is a burst of events (truncate, write, rename): read once it has settled. */
+  private changed(): void {
+    if (this.settle) clearTimeout(this.settle);
+    this.settle = setTimeout(() => {
+      this.settle = null;
+      void this.reload();
+    }, SETTLE_MS);
+  }
+
+  /** Reloads the file; calls that arrive during a reload coalesce into one more. */
+  reload(): Promise<void> {
+    if (this.reloading) {
+      this.again = true;
+      return this.reloading;
+    }
+    this.reloading = (async () => {
+      do {
+        this.again = false;
+        await this.loadOnce();
+      } while (this.again && this.watcher);
+      this.reloading = null;
+    })();
+    return this.reloading;
+  }
+
+  private async loadOnce(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.path!, "utf8");
+    } catch (e) {
+      // mid-save the file can be briefly absent; the rename that follows triggers another reload
+      return this.fail(`cannot read it: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    if (text === this.text && this.template) return;
+    // an empty override would mean the GGUF's own template; a file is empty for a moment while it is saved
+    if (text.trim() === "") return this.fail("the file is empty");
+    try {
+      this.template = await this.engine.chatTemplate(text);
+    } catch (e) {
+      this.text = text;
+      return this.fail((e as Error).message);
+    }
+    this.text = text;
+    this.error = null;
+    this.loads++;
+    this.onEvent({ status: "loaded", path: this.path! });
+  }
+
+  private fail(message: string): void {
+    if (this.error === message) return;
+    this.error = message;
+    this.onEvent({ status: "error", path: this.path!, message });
+  }
+}

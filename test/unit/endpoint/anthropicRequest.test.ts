@@ -1,0 +1,96 @@
+// Anthropic requests → the OpenAI-shaped request llama.cpp's chat layer renders.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseMessagesRequest } from "../../../native/endpoint/anthropic/request";
+import { ApiError } from "../../../native/endpoint/errors";
+
+const base = { model: "m", max_tokens: 5 };
+
+test("content blocks: tool_use → tool_calls, tool_result → tool messages, thinking → reasoning_content", () => {
+  const { request } = parseMessagesRequest(
+    {
+      ...base,
+      system: [{ type: "text", text: "Be brief." }],
+      messages: [
+        { role: "user", content: [{ type: "text", text: "Weather?" }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "Use the tool.", signature: "sig" },
+            { type: "redacted_thinking", data: "opaque" },
+            { type: "text", text: "Checking." },
+            { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } },
+            { type: "tool_use", id: "toolu_2", name: "get_weather", input: { city: "Rome" } },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "toolu_1", content: "sunny" },
+            { type: "tool_result", tool_use_id: "toolu_2", content: [{ type: "text", text: "rain" }], is_error: false },
+            { type: "text", text: "Thanks" },
+          ],
+        },
+      ],
+    },
+    "generate",
+  );
+  assert.deepEqual(request.messages, [
+    { role: "system", content: [{ type: "text", text: "Be brief." }] },
+    { role: "user", content: [{ type: "text", text: "Weather?" }] },
+    {
+      role: "assistant",
+      content: [{ type: "text", text: "Checking." }],
+      reasoning_content: "Use the tool.",
+      tool_calls: [
+        { id: "toolu_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+        { id: "toolu_2", type: "function", function: { name: "get_weather", arguments: '{"city":"Rome"}' } },
+      ],
+    },
+    { role: "tool", tool_call_id: "toolu_1", content: "sunny" },
+    { role: "tool", tool_call_id: "toolu_2", content: [{ type: "text", text: "rain" }] },
+    { role: "user", content: [{ type: "text", text: "Thanks" }] },
+  ]);
+});
+
+test("tools and tool_choice: any and tool require a call; disable_parallel_tool_use", () => {
+  const tools = [{ name: "f", description: "does f", input_schema: { type: "object" } }];
+  const parse = (tool_choice?: object) => parseMessagesRequest({ ...base, messages: [{ role: "user", content: "x" }], tools, tool_choice }, "generate");
+  assert.deepEqual(parse().request.tools, [{ type: "function", function: { name: "f", description: "does f", parameters: { type: "object" } } }]);
+  assert.deepEqual([parse().request.tool_choice, parse().requireToolCall], [undefined, false]);
+  assert.deepEqual([parse({ type: "auto" }).request.tool_choice, parse({ type: "auto" }).requireToolCall], ["auto", false]);
+  assert.deepEqual([parse({ type: "none" }).request.tool_choice, parse({ type: "none" }).requireToolCall], ["none", false]);
+  assert.deepEqual([parse({ type: "any" }).request.tool_choice, parse({ type: "any" }).requireToolCall], ["required", true]);
+  const named = parse({ type: "tool", name: "f", disable_parallel_tool_use: true });
+  assert.deepEqual([named.request.tool_choice, named.requireToolCall, named.request.parallel_tool_calls], [{ type: "function", function: { name: "f" } }, true, false]);
+  assert.equal(parse({ type: "any" }).request.parallel_tool_calls, undefined);
+});
+
+test("thinking only when enabled; sampling, stop_sequences and stream", () => {
+  const parse = (extra: object) => parseMessagesRequest({ ...base, messages: [{ role: "user", content: "x" }], ...extra }, "generate");
+  assert.equal(parse({}).request.enable_thinking, false);
+  assert.equal(parse({ thinking: { type: "disabled" } }).request.enable_thinking, false);
+  assert.equal(parse({ thinking: { type: "enabled", budget_tokens: 2048 } }).request.enable_thinking, true);
+  const p = parse({ temperature: 0.5, top_p: 0.9, top_k: 20, stop_sequences: ["END"], stream: true });
+  assert.deepEqual([p.sampling, p.stop, p.stream, p.maxTokens], [{ temperature: 0.5, topP: 0.9, topK: 20 }, ["END"], true, 5]);
+});
+
+test("count_tokens does not need max_tokens", () => {
+  assert.equal(parseMessagesRequest({ model: "m", messages: [{ role: "user", content: "x" }] }, "count").maxTokens, 0);
+});
+
+test("refusals name the block", () => {
+  const refuses = (messages: unknown[], message: string) =>
+    assert.throws(
+      () => parseMessagesRequest({ ...base, messages }, "generate"),
+      (e: unknown) => e instanceof ApiError && e.status === 400 && e.message === message,
+    );
+  refuses([{ role: "user", content: [{ type: "document", source: {} }] }], "messages[0].content[0].type: 'document' blocks are not supported: the served model reads text only");
+  refuses(
+    [{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [{ type: "image", source: {} }] }] }],
+    "messages[0].content[0].content[0].type: 'image' blocks are not supported: the served model reads text only",
+  );
+  refuses([{ role: "assistant", content: [{ type: "tool_result", tool_use_id: "t" }] }], "messages[0].content[0].type: 'tool_result' blocks belong in user messages");
+  refuses([{ role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: "x" }] }], 'messages[0].content[0].input: must be an object, got string "x"');
+  refuses([], "messages: must contain at least one message");
+});

@@ -1,0 +1,50 @@
+// chat-template serve's flags.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { UsageError } from "../../../server/src/cli/args";
+import { API_KEY_ENV, isLoopback, parseServeArgs } from "../../../native/endpoint/config";
+
+const parse = (args: string[], env: NodeJS.ProcessEnv = {}) => parseServeArgs(args, env);
+
+test("defaults: loopback, port 8080, no key, the demo pair, context 4096, a wait list of 16", () => {
+  assert.deepEqual(parse([]), {
+    target: undefined,
+    draft: undefined,
+    chatTemplateFile: undefined,
+    host: "127.0.0.1",
+    port: 8080,
+    apiKey: undefined,
+    contextSize: 4096,
+    gpuLayers: undefined,
+    threads: undefined,
+    maxQueue: 16,
+    modelName: undefined,
+  });
+});
+
+test("every flag", () => {
+  const c = parse([
+    "--target", "t.gguf", "--draft", "d.gguf", "--chat-template-file", "x.jinja", "--host", "::1", "--port", "0", "--api-key", "k",
+    "--context", "8192", "--gpu-layers", "-1", "--threads", "4", "--queue", "0", "--model-name", "mine",
+  ]);
+  assert.deepEqual(c, { target: "t.gguf", draft: "d.gguf", chatTemplateFile: "x.jinja", host: "::1", port: 0, apiKey: "k", contextSize: 8192, gpuLayers: -1, threads: 4, maxQueue: 0, modelName: "mine" });
+});
+
+test("a non-loopback host needs an API key, from the flag or the environment", () => {
+  assert.throws(() => parse(["--host", "0.0.0.0"]), (e: unknown) => e instanceof UsageError && /needs an API key/.test(e.message));
+  assert.throws(() => parse(["--host", "192.168.1.5"]), UsageError);
+  assert.equal(parse(["--host", "0.0.0.0", "--api-key", "k"]).apiKey, "k");
+  assert.equal(parse(["--host", "0.0.0.0"], { [API_KEY_ENV]: "from-env" }).apiKey, "from-env");
+  assert.equal(parse(["--host", "localhost"]).apiKey, undefined);
+});
+
+test("usage errors: a draft without a target, bad numbers, hosts that are not addresses, empty keys, positionals", () => {
+  for (const args of [["--draft", "d.gguf"], ["--port", "70000"], ["--port", "x"], ["--context", "12"], ["--threads", "0"], ["--host", "example.com"], ["--api-key", " "], ["model.gguf"], ["--bogus"]]) {
+    assert.throws(() => parse(args), UsageError, args.join(" "));
+  }
+});
+
+test("isLoopback", () => {
+  for (const h of ["127.0.0.1", "127.1.2.3", "::1", "localhost"]) assert.ok(isLoopback(h), h);
+  for (const h of ["0.0.0.0", "10.0.0.1", "::", "::ffff:127.0.0.1"]) assert.ok(!isLoopback(h), h);
+});
