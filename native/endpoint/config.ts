@@ -4,7 +4,7 @@ import { UsageError, parseArgs } from "../../server/src/cli/args";
 
 export const usage =
   "chat-template serve [--target FILE [--draft FILE]] [--chat-template-file FILE] [--host ADDR] [--port N] [--api-key KEY] " +
-  "[--context N] [--gpu-layers N] [--threads N] [--queue N] [--model-name NAME]";
+  "[--context N] [--gpu-layers N] [--threads N] [--queue N] [--model-name NAME] [--exit-on-stdin-close]";
 
 export interface ServeConfig {
   /** Absent: the demo pair (random weights). */
@@ -21,6 +21,8 @@ export interface ServeConfig {
   /** Requests that may wait while one generates; more get 429. */
   maxQueue: number;
   modelName?: string;
+  /** Stop when stdin ends: a parent that holds a pipe to it takes the endpoint with it when it dies. */
+  exitOnStdinClose: boolean;
 }
 
 /** Where the key may come from besides the flag, so that it does not show in `ps`. */
@@ -46,6 +48,7 @@ function int(value: string | undefined, flag: string, min: number, max: number):
 export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeConfig {
   const args = parseArgs(argv, {
     values: ["target", "draft", "chat-template-file", "host", "port", "api-key", "context", "gpu-layers", "threads", "queue", "model-name"],
+    switches: ["exit-on-stdin-close"],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const v = (name: string) => args.values.get(name);
@@ -70,5 +73,6 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     threads: int(v("threads"), "threads", 1, 1024),
     maxQueue: int(v("queue"), "queue", 0, 100000) ?? DEFAULT_QUEUE,
     modelName: v("model-name"),
+    exitOnStdinClose: args.switches.has("exit-on-stdin-close"),
   };
 }

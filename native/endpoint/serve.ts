@@ -77,6 +77,7 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
   const stopped = new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
+    if (config.exitOnStdinClose) process.stdin.once("end", resolve).resume();
   });
   const loading = model.load((t) => {
     event({ event: "template", ...t });
@@ -96,6 +97,8 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
 
   await stopped;
   log("shutting down");
+  // an open stdin would keep the process alive after a signal
+  if (config.exitOnStdinClose) process.stdin.destroy();
   server.close();
   server.closeAllConnections();
   services.queue.drain(new Error("the endpoint is shutting down"));

@@ -63,6 +63,8 @@ export interface StartOptions {
   until?: "ready" | "listening";
   /** The CLI (`chat-template serve`) instead of dist/endpoint.js. */
   viaCli?: boolean;
+  /** A pipe to the process's stdin instead of none. */
+  stdin?: boolean;
 }
 
 /** A demo-model folder for this test file, removed at exit. */
@@ -75,7 +77,7 @@ export function spawnEndpoint(args: string[], options: StartOptions = {}): Endpo
   return new EndpointProcess(
     spawn(process.execPath, [...entry, ...args], {
       env: { ...process.env, CTS_STORAGE_DIR: storage, ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"],
     }),
   );
 }

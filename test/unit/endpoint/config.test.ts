@@ -19,15 +19,16 @@ test("defaults: loopback, port 8080, no key, the demo pair, context 4096, a wait
     threads: undefined,
     maxQueue: 16,
     modelName: undefined,
+    exitOnStdinClose: false,
   });
 });
 
 test("every flag", () => {
   const c = parse([
     "--target", "t.gguf", "--draft", "d.gguf", "--chat-template-file", "x.jinja", "--host", "::1", "--port", "0", "--api-key", "k",
-    "--context", "8192", "--gpu-layers", "-1", "--threads", "4", "--queue", "0", "--model-name", "mine",
+    "--context", "8192", "--gpu-layers", "-1", "--threads", "4", "--queue", "0", "--model-name", "mine", "--exit-on-stdin-close",
   ]);
-  assert.deepEqual(c, { target: "t.gguf", draft: "d.gguf", chatTemplateFile: "x.jinja", host: "::1", port: 0, apiKey: "k", contextSize: 8192, gpuLayers: -1, threads: 4, maxQueue: 0, modelName: "mine" });
+  assert.deepEqual(c, { target: "t.gguf", draft: "d.gguf", chatTemplateFile: "x.jinja", host: "::1", port: 0, apiKey: "k", contextSize: 8192, gpuLayers: -1, threads: 4, maxQueue: 0, modelName: "mine", exitOnStdinClose: true });
 });
 
 test("a non-loopback host needs an API key, from the flag or the environment", () => {

@@ -73,6 +73,20 @@ describe("chat-template serve --port 0", () => {
   });
 });
 
+describe("--exit-on-stdin-close", { timeout: 60_000 }, () => {
+  test("the endpoint stops when its stdin ends (its parent died or let go)", async () => {
+    const p = await startEndpoint(["--exit-on-stdin-close"], { stdin: true });
+    p.child.stdin!.end();
+    assert.equal(await p.exited, 0);
+    assert.match(p.stderr, /shutting down\n$/);
+  });
+
+  test("a signal still stops it while stdin is open", async () => {
+    const p = await startEndpoint(["--exit-on-stdin-close"], { stdin: true });
+    assert.equal(await p.stop(), 0);
+  });
+});
+
 describe("models that cannot be served", () => {
   test("a missing file is an error before anything binds", async () => {
     const p = spawnEndpoint(["--port", "0", "--target", join(storageDir, "missing.gguf")]);
