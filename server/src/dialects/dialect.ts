@@ -131,5 +131,11 @@ export interface Dialect {
 
 /** Own-property lookup: template-chosen names must never reach Object.prototype. */
 export function own<T>(table: Readonly<Record<string, T>>, name: string): T | undefined {
-  return Object.hasOwn(table, name) ? table[name] : undefined;
+  let m = ownCache.get(table) as Map<string, T> | undefined;
+  // A table spread from others is a dictionary-mode object; a Map is faster to probe per node.
+  if (!m) ownCache.set(table, (m = new Map(Object.entries(table))));
+  return m.get(name);
 }
+
+/** Tables are built once per dialect and never mutated afterwards, so their Map views stay valid. */
+const ownCache = new WeakMap<object, Map<string, unknown>>();

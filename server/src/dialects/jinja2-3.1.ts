@@ -94,7 +94,7 @@ export const jinja2_3_1: Dialect = {
   tests,
   methods: { str: strMethods, list: listMethods, dict: dictMethods, tuple: tupleMethods, int: intMethods, float: floatMethods },
   globals: { ...jinjaGlobals, ...hfGlobals },
-  unknownFilter: (name) => Fault.runtime(`No filter named '${name}' found.`),
-  unknownTest: (name) => Fault.runtime(`No test named '${name}' found.`),
+  unknownFilter: (name) => new Fault("runtime/unknown-filter", "TemplateRuntimeError", `No filter named '${name}' found.`),
+  unknownTest: (name) => new Fault("runtime/unknown-test", "TemplateRuntimeError", `No test named '${name}' found.`),
   errorMessage: (f) => (f.pyType ? `${f.pyType}: ${f.text}` : f.text),
 };

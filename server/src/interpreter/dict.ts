@@ -76,11 +76,20 @@ export class PyDict extends PyObject {
     return this.map.delete(n);
   }
 
-  *keys(): IterableIterator<Value> {
+  keys(): IterableIterator<Value> {
+    // Without keys kept aside (string keys only), the Map's own iterators are the answer.
+    return this.orig === null ? (this.map.keys() as IterableIterator<Value>) : this.originalKeys();
+  }
+
+  entries(): IterableIterator<[Value, Value]> {
+    return this.orig === null ? (this.map.entries() as IterableIterator<[Value, Value]>) : this.originalEntries();
+  }
+
+  private *originalKeys(): IterableIterator<Value> {
     for (const k of this.map.keys()) yield this.original(k);
   }
 
-  *entries(): IterableIterator<[Value, Value]> {
+  private *originalEntries(): IterableIterator<[Value, Value]> {
     for (const [k, v] of this.map) yield [this.original(k), v];
   }
 

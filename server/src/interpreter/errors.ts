@@ -1,6 +1,6 @@
 // Errors. Builtins and operators throw a `Fault` (cause code + Python-worded text, no location);
-// the evaluator stamps it with the innermost node whose evaluation raised it, and `render`
-// returns it as a `RenderError`. A fault is never a JS exception leaking from the host: anything
+// `render` gives it the node the evaluator was running (see Evaluator.at) and returns it as a
+// `RenderError`. A fault is never a JS exception leaking from the host: anything
 // else thrown inside a render is a bug and is rethrown as is.
 import type { Span } from "../parser/ast";
 
@@ -37,7 +37,12 @@ export class Fault extends Error {
     readonly pyType: string | null,
     readonly text: string,
   ) {
+    // A fault is template data, not a host bug: capturing the JS stack (deep in a recursive
+    // render) would cost more than the render itself.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(pyType ? `${pyType}: ${text}` : text);
+    Error.stackTraceLimit = limit;
   }
 
   static type(text: string): Fault {

@@ -1,7 +1,9 @@
 // The tree-walking interpreter: one for every engine, asking the dialect for everything that
 // varies (printing, operators, filters, tests, methods, globals, whitespace). It implements the
-// Runtime that builtins see. Faults are stamped with the innermost node that raised them; every
-// node evaluated spends one step of the budget.
+// Runtime that builtins see. Every node evaluated spends one step of the budget. A fault is
+// located by `at`, the node whose own operation runs now: it is set after a node's children are
+// evaluated and before its operation, so when something throws, `at` names the innermost node
+// that raised it — and exceptions unwind without being caught and rethrown at every level.
 import { own, type Dialect, type Operators, type Refusal } from "../dialects/dialect";
 import type * as A from "../parser/ast";
 import type { LineIndex } from "../parser/lineIndex";
@@ -10,8 +12,8 @@ import { Fault } from "./errors";
 import type { Limits } from "./limits";
 import { LoopContext } from "./loop";
 import { Macro, macroUses, type Bound } from "./macro";
-import { Output, type Chunk } from "./output";
-import type { Runtime, WallClock } from "./runtime";
+import { Output } from "./output";
+import { NO_ARGS, type Runtime, type WallClock } from "./runtime";
 import { Scope } from "./scope";
 import { Undefined } from "./undefined";
 import { Callable, Namespace, Tuple, typeName, type CallArgs, type Value } from "./values";
@@ -38,15 +40,26 @@ export class Evaluator implements Runtime {
   private steps = 0;
   private depth = 0;
   /** The string the last macro call returned and where its bytes came from (for provenance). */
-  private lastCall: { value: string; chunks: readonly Chunk[] } | null = null;
+  private lastCall: Output | null = null;
   private readonly hasRefusals: boolean;
   /** The scope of the statement running now: where a macro is called from (see Dialect.macroScope). */
   private callScope = new Scope(null);
+  private readonly tracksCallScope: boolean;
+  private readonly maxSteps: number;
+  /** The node whose own operation is running (see the header): where a fault is reported. */
+  at: A.Node | null = null;
 
   constructor(private readonly setup: EvaluatorSetup) {
     this.dialect = setup.dialect;
     this.ops = setup.dialect.ops;
     this.hasRefusals = setup.refusals.size > 0;
+    this.tracksCallScope = setup.dialect.macroScope === "caller";
+    this.maxSteps = setup.limits.steps;
+  }
+
+  /** A buffer for a body whose text becomes a value (macro, set block, filter block, recursive loop). */
+  output(): Output {
+    return new Output(this.setup.limits.output, this.dialect.captured !== undefined);
   }
 
   renderTemplate(t: A.Template, out: Output): void {
@@ -87,7 +100,10 @@ export class Evaluator implements Runtime {
   }
   tick(n: number): void {
     this.steps += n;
-    if (this.steps > this.setup.limits.steps) throw new Fault("limit/steps", null, `step budget of ${this.setup.limits.steps} exceeded`);
+    if (this.steps > this.maxSteps) this.overBudget();
+  }
+  private overBudget(): never {
+    throw new Fault("limit/steps", null, `step budget of ${this.maxSteps} exceeded`);
   }
   checkSize(length: number): void {
     if (length > this.setup.limits.output) throw new Fault("limit/output", null, `value exceeds the output limit of ${this.setup.limits.output}`);
@@ -97,21 +113,33 @@ export class Evaluator implements Runtime {
 
   private block(body: readonly A.Stmt[], scope: Scope, out: Output): Signal {
     for (let i = 0; i < body.length; i++) {
-      const sig = this.stmt(body[i], scope, out);
+      const n = body[i];
+      // Template text is most of what runs: written here, without a statement frame.
+      if (n.kind === "Text" && !this.hasRefusals) {
+        this.at = n;
+        if (++this.steps > this.maxSteps) this.overBudget();
+        out.write(this.dialect.text(n, this.setup.source), n);
+        continue;
+      }
+      const sig = this.stmt(n, scope, out);
       if (sig !== NORMAL) return sig;
     }
     return NORMAL;
   }
 
   private stmt(n: A.Stmt, scope: Scope, out: Output): Signal {
-    this.tick(1);
+    this.at = n;
+    if (++this.steps > this.maxSteps) this.overBudget();
     if (this.hasRefusals) this.checkRefusal(n);
+    if (this.tracksCallScope) return this.stmtInCallScope(n, scope, out);
+    return this.execStmt(n, scope, out);
+  }
+
+  private stmtInCallScope(n: A.Stmt, scope: Scope, out: Output): Signal {
     const outer = this.callScope;
     this.callScope = scope;
     try {
       return this.execStmt(n, scope, out);
-    } catch (e) {
-      throw this.locate(e, n);
     } finally {
       this.callScope = outer;
     }
@@ -130,21 +158,18 @@ export class Evaluator implements Runtime {
           if (this.ops.truthy(this.expr(b.test, scope))) return this.block(b.body, scope, out);
         }
         return n.orElse ? this.block(n.orElse, scope, out) : NORMAL;
-      case "For":
-        return this.forLoop(n, this.expr(n.iter, scope), scope, out, 0);
-      case "Set":
+      case "Set": {
         // Jinja2 checks a `ns.attr` target before it evaluates the value.
         if (n.target.kind === "GetAttr" && !this.ops.setattr) this.namespaceOf(n.target, scope);
-        this.assign(n.target, this.expr(n.value, scope), scope);
+        const v = this.expr(n.value, scope);
+        this.at = n;
+        this.assign(n.target, v, scope);
         return NORMAL;
-      case "SetBlock": {
-        const sub = new Output(this.setup.limits.output);
-        // Jinja2 renders these bodies inline: a break/continue inside leaves them unfinished.
-        const sig = this.block(n.body, this.bodyScope("setBlock", scope), sub);
-        if (sig !== NORMAL) return sig;
-        const body = this.capturedValue(sub);
-        this.assign(n.target, n.filter ? this.filterChain(n.filter, body, scope) : body, scope);
-        return NORMAL;
+      }
+      case "For": {
+        const iterable = this.expr(n.iter, scope);
+        this.at = n;
+        return this.forLoop(n, iterable, scope, out, 0);
       }
       case "Macro":
         scope.set(n.name, this.macro(n.name, n.params, n.body, macroUses(n), scope, this.dialect.macroScope === "caller"));
@@ -152,18 +177,35 @@ export class Evaluator implements Runtime {
       case "CallBlock": {
         const caller = this.macro("caller", n.params, n.body, macroUses(n), scope);
         const fn = this.expr(n.call.callee, scope);
+        this.at = n;
         if (this.dialect.callBlockChecksCallee && !(fn instanceof Callable)) this.call(fn, { args: [], kwargs: null });
-        const a = this.args(n.call, scope);
-        a.kwargs = (a.kwargs ?? new Map()).set("caller", caller);
+        const given = this.args(n.call, scope);
+        const a = { args: given.args, kwargs: new Map(given.kwargs ?? []).set("caller", caller) };
         this.lastCall = null;
-        this.writeValue(this.call(fn, a), out, n);
+        this.at = n;
+        const v = this.call(fn, a);
+        this.at = n;
+        this.writeValue(v, out, n);
+        return NORMAL;
+      }
+      case "SetBlock": {
+        const sub = this.output();
+        // Jinja2 renders these bodies inline: a break/continue inside leaves them unfinished.
+        const sig = this.block(n.body, this.bodyScope("setBlock", scope), sub);
+        if (sig !== NORMAL) return sig;
+        const body = this.capturedValue(sub);
+        const v = n.filter ? this.filterChain(n.filter, body, scope) : body;
+        this.at = n;
+        this.assign(n.target, v, scope);
         return NORMAL;
       }
       case "FilterBlock": {
-        const sub = new Output(this.setup.limits.output);
+        const sub = this.output();
         const sig = this.block(n.body, this.bodyScope("filterBlock", scope), sub);
         if (sig !== NORMAL) return sig;
-        out.write(this.str(this.filterChain(n.filter, this.capturedValue(sub), scope)), n);
+        const v = this.filterChain(n.filter, this.capturedValue(sub), scope);
+        this.at = n;
+        out.write(this.str(v), n);
         return NORMAL;
       }
       case "Raw":
@@ -174,7 +216,11 @@ export class Evaluator implements Runtime {
         return this.block(n.body, new Scope(scope), out);
       case "With": {
         const inner = new Scope(scope);
-        for (const a of n.assignments) this.assign(a.target, this.expr(a.value, scope), inner);
+        for (const a of n.assignments) {
+          const v = this.expr(a.value, scope);
+          this.at = n;
+          this.assign(a.target, v, inner);
+        }
         return this.block(n.body, inner, out);
       }
       case "Break":
@@ -193,14 +239,16 @@ export class Evaluator implements Runtime {
 
   private print(e: A.Expr, scope: Scope, out: Output, n: A.Node): void {
     this.lastCall = null;
-    this.writeValue(this.expr(e, scope), out, n);
+    const v = this.expr(e, scope);
+    this.at = n;
+    this.writeValue(v, out, n);
   }
 
   /** Writes a value; a macro's own output printed as is keeps the provenance of its insides. */
   private writeValue(v: Value, out: Output, n: A.Node): void {
     const s = this.str(v);
     const last = this.lastCall;
-    if (last !== null && last.value === s) out.writeTraced(s, last.chunks);
+    if (last !== null && last.toString() === s) out.writeTraced(last);
     else if (this.dialect.printParts) for (const piece of this.dialect.printParts(v)) out.write(piece, n);
     else out.write(s, n);
   }
@@ -223,6 +271,7 @@ export class Evaluator implements Runtime {
 
   /** Returns the else block's signal: a break/continue there belongs to an enclosing loop. */
   private forLoop(n: A.For, iterable: Value, scope: Scope, out: Output, depth0: number): Signal {
+    this.at = n;
     const targets = n.target.kind === "Tuple" ? n.target.items.length : 1;
     let items = this.ops.loopItems ? this.ops.loopItems(iterable, targets, this) : Array.from(this.ops.iterate(iterable, this));
     this.tick(items.length);
@@ -232,13 +281,14 @@ export class Evaluator implements Runtime {
       const test = n.filter;
       items = items.filter((item) => {
         const s = new Scope(scope);
+        this.at = n;
         this.assign(n.target, item, s);
         return this.ops.truthy(this.expr(test, s));
       });
     }
     const recurse = n.recursive
       ? (it: Value): Value => this.nested(() => {
-          const sub = new Output(this.setup.limits.output);
+          const sub = this.output();
           this.forLoop(n, it, scope, sub, depth0 + 1);
           return this.returned(sub);
         })
@@ -249,11 +299,12 @@ export class Evaluator implements Runtime {
     for (let i = 0; i < items.length; i++) {
       loop.index0 = i;
       const s = shared ?? new Scope(scope);
+      this.at = n;
       this.assign(n.target, items[i], s);
       s.set("loop", loop);
-      const into = this.dialect.loopControlDropsIteration ? new Output(this.setup.limits.output) : out;
+      const into = this.dialect.loopControlDropsIteration ? this.output() : out;
       const sig = this.block(n.body, s, into);
-      if (into !== out && sig === NORMAL) out.writeTraced(into.toString(), into.chunks);
+      if (into !== out && sig === NORMAL) out.writeTraced(into);
       if (sig === BREAK) break;
       if (sig === NORMAL) completed = true;
     }
@@ -302,7 +353,7 @@ export class Evaluator implements Runtime {
           s.set(p.name, v);
         });
         for (const [k, v] of bound.extra) s.set(k, v);
-        const out = new Output(this.setup.limits.output);
+        const out = this.output();
         this.block(body, s, out);
         return this.returned(out);
       }),
@@ -310,7 +361,7 @@ export class Evaluator implements Runtime {
   }
 
   private returned(out: Output): Value {
-    this.lastCall = { value: out.toString(), chunks: out.chunks };
+    this.lastCall = out;
     return this.capturedValue(out);
   }
 
@@ -328,59 +379,32 @@ export class Evaluator implements Runtime {
 
   // ------------------------------------------------------------ expressions
 
+  /** The interpreter's hottest path: `this.at = n` goes right before each node's own operation. */
   private expr(n: A.Expr, scope: Scope): Value {
-    this.tick(1);
+    if (++this.steps > this.maxSteps) this.overBudget();
     if (this.hasRefusals) this.checkRefusal(n);
-    try {
-      return this.evalExpr(n, scope);
-    } catch (e) {
-      throw this.locate(e, n);
-    }
-  }
-
-  private evalExpr(n: A.Expr, scope: Scope): Value {
     switch (n.kind) {
+      case "Name":
+        return this.lookup(n.name, scope);
+      case "GetAttr": {
+        const obj = this.expr(n.object, scope);
+        this.at = n;
+        return n.numeric ? this.ops.getitem(obj, BigInt(n.attr), this) : this.ops.getattr(obj, n.attr, this);
+      }
       case "Const":
       case "Str":
       case "Int":
       case "Float":
         return n.value;
-      case "Name":
-        return this.lookup(n.name, scope);
-      case "GetAttr": {
-        const obj = this.expr(n.object, scope);
-        return n.numeric ? this.ops.getitem(obj, BigInt(n.attr), this) : this.ops.getattr(obj, n.attr, this);
-      }
-      case "GetItem": {
-        const obj = this.expr(n.object, scope);
-        const ix = n.index;
-        if (ix.kind === "Slice") {
-          const part = (e: A.Expr | null) => (e ? this.expr(e, scope) : undefined);
-          return this.ops.slice(obj, part(ix.startExpr), part(ix.stopExpr), part(ix.stepExpr), this);
-        }
-        return this.ops.getitem(obj, this.expr(ix, scope), this);
-      }
-      case "Call": {
-        const c = n.callee;
-        if (c.kind === "GetAttr" && !c.numeric && this.ops.callMethod) {
-          if (this.hasRefusals) this.checkRefusal(c);
-          const obj = this.expr(c.object, scope);
-          return this.ops.callMethod(obj, c.attr, this.args(n, scope), this);
-        }
-        const fn = this.expr(c, scope);
-        return this.call(fn, this.args(n, scope));
-      }
       case "Filter":
         return this.applyFilter(n, n.expr ? this.expr(n.expr, scope) : null, scope);
       case "Test": {
         const v = this.expr(n.expr, scope);
+        const a = this.args(n, scope);
+        this.at = n;
         const t = own(this.dialect.tests, n.name);
         if (!t) throw this.dialect.unknownTest(n.name);
-        return t(this, v, this.args(n, scope)) !== n.negated;
-      }
-      case "Unary": {
-        const v = this.expr(n.operand, scope);
-        return n.op === "not" ? !this.ops.truthy(v) : n.op === "-" ? this.ops.neg(v, this) : this.ops.pos(v, this);
+        return t(this, v, a) !== n.negated;
       }
       case "Binary": {
         const a = this.expr(n.left, scope);
@@ -390,20 +414,61 @@ export class Evaluator implements Runtime {
             return this.ops.truthy(a) ? this.expr(n.right, scope) : a;
           case "or":
             return this.ops.truthy(a) ? a : this.expr(n.right, scope);
-          case "~":
-            return this.ops.concat(a, this.expr(n.right, scope), this);
-          default:
-            return this.ops.arith(n.op, a, this.expr(n.right, scope), this);
+          case "~": {
+            const b = this.expr(n.right, scope);
+            this.at = n;
+            return this.ops.concat(a, b, this);
+          }
+          default: {
+            const b = this.expr(n.right, scope);
+            this.at = n;
+            return this.ops.arith(n.op, a, b, this);
+          }
         }
       }
       case "Compare": {
         let left = this.expr(n.left, scope);
         for (const o of n.ops) {
           const right = this.expr(o.right, scope);
+          this.at = n;
           if (!this.ops.compare(o.op, left, right, this)) return false;
           left = right;
         }
         return true;
+      }
+      case "Call": {
+        const c = n.callee;
+        if (c.kind === "GetAttr" && !c.numeric && this.ops.callMethod) {
+          if (this.hasRefusals) this.checkRefusal(c);
+          const obj = this.expr(c.object, scope);
+          const a = this.args(n, scope);
+          this.at = n;
+          return this.ops.callMethod(obj, c.attr, a, this);
+        }
+        const fn = this.expr(c, scope);
+        const a = this.args(n, scope);
+        this.at = n;
+        return this.call(fn, a);
+      }
+      case "GetItem": {
+        const obj = this.expr(n.object, scope);
+        const ix = n.index;
+        if (ix.kind === "Slice") {
+          const part = (e: A.Expr | null) => (e ? this.expr(e, scope) : undefined);
+          const start = part(ix.startExpr);
+          const stop = part(ix.stopExpr);
+          const step = part(ix.stepExpr);
+          this.at = n;
+          return this.ops.slice(obj, start, stop, step, this);
+        }
+        const key = this.expr(ix, scope);
+        this.at = n;
+        return this.ops.getitem(obj, key, this);
+      }
+      case "Unary": {
+        const v = this.expr(n.operand, scope);
+        this.at = n;
+        return n.op === "not" ? !this.ops.truthy(v) : n.op === "-" ? this.ops.neg(v, this) : this.ops.pos(v, this);
       }
       case "Conditional":
         if (this.ops.truthy(this.expr(n.test, scope))) return this.expr(n.then, scope);
@@ -411,17 +476,24 @@ export class Evaluator implements Runtime {
         return Undefined.hint(`the inline if-expression on line ${this.setup.lines.lineOf(n.start) + 1} evaluated to false and no else section was defined.`);
       case "List":
         return n.items.map((e) => this.expr(e, scope));
-      case "Tuple":
-        return new Tuple(n.items.map((e) => this.expr(e, scope)));
       case "Dict": {
         const d = new PyDict();
         const key = this.ops.dictKey ?? ((k: Value) => k);
-        for (const p of n.pairs) d.set(key(this.expr(p.key, scope)), this.expr(p.value, scope));
+        for (const p of n.pairs) {
+          const k = key(this.expr(p.key, scope));
+          const v = this.expr(p.value, scope);
+          this.at = n;
+          d.set(k, v);
+        }
         return d;
       }
+      case "Tuple":
+        return new Tuple(n.items.map((e) => this.expr(e, scope)));
       case "Slice":
+        this.at = n;
         throw Fault.type("a slice is only valid inside []");
       case "ErrorExpr":
+        this.at = n;
         throw new Fault("syntax/error", "TemplateSyntaxError", "this expression did not parse");
     }
   }
@@ -437,12 +509,16 @@ export class Evaluator implements Runtime {
   }
 
   private applyFilter(n: A.Filter, value: Value, scope: Scope): Value {
+    const a = this.args(n, scope);
+    this.at = n;
     const f = own(this.dialect.filters, n.name);
     if (!f) throw this.dialect.unknownFilter(n.name, value);
-    return f(this, value, this.args(n, scope), n);
+    return f(this, value, a, n);
   }
 
   private args(n: A.CallArgs, scope: Scope): CallArgs {
+    // Most calls and filters have no arguments: they share one frozen empty CallArgs.
+    if (n.args.length === 0 && n.kwargs.length === 0 && !n.starArgs && !n.starKwargs) return NO_ARGS;
     const args: Value[] = n.args.map((e) => this.expr(e, scope));
     let kwargs: Map<string, Value> | null = null;
     if (n.starArgs) args.push(...this.ops.iterate(this.expr(n.starArgs, scope), this));
@@ -462,17 +538,21 @@ export class Evaluator implements Runtime {
 
   private checkRefusal(n: A.Node): void {
     const r = this.setup.refusals.get(n.id);
-    if (r) throw new Fault(r.code, null, r.message);
+    if (r) {
+      this.at = n;
+      throw new Fault(r.code, null, r.message);
+    }
   }
 
-  private locate(e: unknown, n: A.Node): unknown {
+  /** Gives a fault that ended the render its location: the node whose operation raised it. */
+  located(e: unknown): unknown {
     if (e instanceof Fault) {
-      e.node ??= n;
+      e.node ??= this.at;
       return e;
     }
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       const f = new Fault("limit/recursion", null, "template nesting exhausted the interpreter's stack");
-      f.node = n;
+      f.node = this.at;
       return f;
     }
     return e;

@@ -14,28 +14,38 @@ export interface Chunk {
   sourceEnd: number;
 }
 
+/** Chunks are kept as flat numbers (start, end, nodeId, sourceStart, sourceEnd): one write is no allocation. */
+const FIELDS = 5;
+
 export class Output {
   private readonly parts: string[] = [];
-  readonly chunks: Chunk[] = [];
+  private joined: string | null = null;
+  private readonly data: number[] = [];
   length = 0;
 
-  constructor(private readonly limit: number) {}
+  /** `keepPieces`: one part per write even for traced text (an engine reads them, see Dialect.captured). */
+  constructor(
+    private readonly limit: number,
+    private readonly keepPieces = false,
+  ) {}
 
   write(s: string, node: A.Node): void {
     if (s.length === 0) return;
     const start = this.length;
     this.grow(s);
-    this.chunks.push({ start, end: this.length, nodeId: node.id, sourceStart: node.start, sourceEnd: node.end });
+    this.data.push(start, this.length, node.id, node.start, node.end);
   }
 
-  /** Writes text whose provenance is already known (a macro's output printed by `{{ m() }}`). */
-  writeTraced(s: string, chunks: readonly Chunk[]): void {
+  /** Writes `from`'s text with its provenance (a macro's output printed by `{{ m() }}`). */
+  writeTraced(from: Output): void {
+    const s = from.toString();
     const start = this.length;
-    if (this.length + s.length > this.limit) this.grow(s);
-    // One piece per chunk, as if its writes had happened here (see pieces).
-    for (const c of chunks) {
-      this.grow(s.slice(c.start, c.end));
-      this.chunks.push({ ...c, start: c.start + start, end: c.end + start });
+    const d = from.data;
+    if (this.length + s.length > this.limit || !this.keepPieces) this.grow(s);
+    for (let i = 0; i < d.length; i += FIELDS) {
+      // One piece per chunk, as if its writes had happened here (see pieces).
+      if (this.keepPieces) this.grow(s.slice(d[i], d[i + 1]));
+      this.data.push(d[i] + start, d[i + 1] + start, d[i + 2], d[i + 3], d[i + 4]);
     }
   }
 
@@ -45,6 +55,14 @@ export class Output {
     }
     this.parts.push(s);
     this.length += s.length;
+    this.joined = null;
+  }
+
+  get chunks(): Chunk[] {
+    const d = this.data;
+    const out: Chunk[] = [];
+    for (let i = 0; i < d.length; i += FIELDS) out.push({ start: d[i], end: d[i + 1], nodeId: d[i + 2], sourceStart: d[i + 3], sourceEnd: d[i + 4] });
+    return out;
   }
 
   /** The strings written, one per write: an engine that keeps string parts builds its captured values from these. */
@@ -53,6 +71,7 @@ export class Output {
   }
 
   toString(): string {
-    return this.parts.join("");
+    // Joined once: a macro's output is read both as its value and for its provenance.
+    return (this.joined ??= this.parts.join(""));
   }
 }

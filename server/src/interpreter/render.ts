@@ -74,7 +74,7 @@ export function render(doc: TemplateDocument, context: PyDict | Record<string, u
     return { output: "", chunks: [], error: { code: refusal.code, message: dialect.errorMessage(f), start: at.start, end: at.end, nodeId } };
   }
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const out = new Output(limits.output);
+  const out = new Output(limits.output, dialect.captured !== undefined);
   const given = context instanceof PyDict ? context : (fromJS(context) as PyDict);
   let engineContext: PyDict;
   try {
@@ -96,7 +96,8 @@ export function render(doc: TemplateDocument, context: PyDict | Record<string, u
   let error: RenderError | null = null;
   try {
     ev.renderTemplate(p.template, out);
-  } catch (e) {
+  } catch (thrown) {
+    const e = ev.located(thrown);
     if (!(e instanceof Fault)) throw e;
     const at = e.node ?? doc.template;
     error = { code: e.code, message: dialect.errorMessage(e), start: at.start, end: at.end, nodeId: at.id };

@@ -5,14 +5,22 @@
 import type { Value } from "./values";
 
 export class Scope {
-  private vars: Map<string, Value> | null = null;
+  // Most scopes hold a loop target and `loop`, or one or two macro parameters: two inline slots
+  // make those allocation-free; more names go to a Map.
+  private n0: string | null = null;
+  private v0: Value = null;
+  private n1: string | null = null;
+  private v1: Value = null;
+  private more: Map<string, Value> | null = null;
 
   constructor(readonly parent: Scope | null) {}
 
   get(name: string): Value | undefined {
     for (let s: Scope | null = this; s !== null; s = s.parent) {
-      if (s.vars !== null) {
-        const v = s.vars.get(name);
+      if (s.n0 === name) return s.v0;
+      if (s.n1 === name) return s.v1;
+      if (s.more !== null) {
+        const v = s.more.get(name);
         if (v !== undefined) return v;
       }
     }
@@ -20,6 +28,14 @@ export class Scope {
   }
 
   set(name: string, v: Value): void {
-    (this.vars ??= new Map()).set(name, v);
+    if (this.n0 === null || this.n0 === name) {
+      this.n0 = name;
+      this.v0 = v;
+    } else if (this.n1 === null || this.n1 === name) {
+      this.n1 = name;
+      this.v1 = v;
+    } else {
+      (this.more ??= new Map()).set(name, v);
+    }
   }
 }

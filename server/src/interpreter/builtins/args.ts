@@ -4,6 +4,8 @@ import type { CallArgs, Value } from "../values";
 
 /** Positional-or-keyword parameters; the result has `undefined` where nothing was passed. */
 export function bind(fname: string, params: readonly string[], a: CallArgs, required = 0): (Value | undefined)[] {
+  // Positional arguments only, all required ones given: the caller's array is the answer.
+  if (a.kwargs === null && a.args.length <= params.length && a.args.length >= required) return a.args;
   if (a.args.length > params.length) {
     throw Fault.type(`${fname}() takes at most ${params.length} argument${params.length === 1 ? "" : "s"} (${a.args.length} given)`);
   }

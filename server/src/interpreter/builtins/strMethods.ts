@@ -70,6 +70,14 @@ function stripSet(chars: string | null): (ch: string) => boolean {
 }
 
 function strip(s: string, chars: string | null, left: boolean, right: boolean): string {
+  if (chars === null) {
+    // Whitespace is never astral, so the UTF-16 units can be scanned directly.
+    let a = 0;
+    let b = s.length;
+    if (left) while (a < b && isPySpace(s[a])) a++;
+    if (right) while (b > a && isPySpace(s[b - 1])) b--;
+    return a === 0 && b === s.length ? s : s.slice(a, b);
+  }
   const cps = codePoints(s);
   const strips = stripSet(chars);
   let a = 0;

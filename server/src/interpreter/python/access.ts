@@ -25,6 +25,11 @@ const PY_ATTRS: Record<keyof MethodTables, ReadonlySet<string>> = {
   float: words("as_integer_ratio conjugate fromhex hex imag is_integer real"),
 };
 
+/** `__x__`: every Python object has attributes of that shape (and the sandbox refuses them). */
+function isDunder(name: string): boolean {
+  return name.length > 4 && name.startsWith("__") && name.endsWith("__");
+}
+
 function words(s: string): ReadonlySet<string> {
   return new Set(s.split(" "));
 }
@@ -61,7 +66,7 @@ export function pyAttribute(obj: Value, name: string, rt: Runtime): Value | unde
     const v = obj.attr(name);
     if (v !== undefined) return name.startsWith("_") ? unsafe(obj, name) : v;
   }
-  if (/^__\w+__$/.test(name)) return unsafe(obj, name);
+  if (isDunder(name)) return unsafe(obj, name);
   const key = tableKey(obj);
   if (key === null || !PY_ATTRS[key].has(name)) return undefined;
   const table: MethodTable = rt.dialect.methods[key];
@@ -105,6 +110,11 @@ function at(items: ArrayLike<Value>, i: bigint): Value | undefined {
 }
 
 export function getattr(obj: Value, name: string, rt: Runtime): Value {
+  // The hot path of chat templates, `message.role`: a dict key that is no dict attribute.
+  if (obj instanceof PyDict && !PY_ATTRS.dict.has(name) && !isDunder(name)) {
+    const v = obj.getStr(name);
+    return v !== undefined ? v : Undefined.member(obj, name);
+  }
   if (obj instanceof Undefined) throw obj.fault();
   const a = pyAttribute(obj, name, rt);
   if (a !== undefined) return a;

@@ -19,7 +19,10 @@ export interface DumpsOptions {
 
 const SHORT: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
 
+const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
+
 export function jsonString(s: string, ensureAscii: boolean): string {
+  if (!ensureAscii && !NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   const re = ensureAscii ? /["\\\x00-\x1f\u007f-\uffff]/g : /["\\\x00-\x1f]/g;
   return '"' + s.replace(re, (c) => SHORT[c] ?? "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) + '"';
 }
