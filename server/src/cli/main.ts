@@ -1,7 +1,9 @@
 // The `chat-template` command line: one subcommand per file, dispatched here.
 import { UsageError } from "./args";
+import { capsCommand, usage as capsUsage } from "./caps";
 import { checkCommand, usage as checkUsage } from "./check";
 import { extractCommand, usage as extractUsage } from "./extract";
+import { fixCommand, usage as fixUsage } from "./fix";
 import { processIO, type CommandIO } from "./io";
 import { benchCommand, usage as benchUsage } from "../../../native/cli/bench";
 import { installCudaCommand, usage as installCudaUsage } from "../../../native/cli/installCuda";
@@ -16,6 +18,8 @@ const commands: Record<string, { run: Command; usage: string }> = {
   render: { run: renderCommand, usage: renderUsage },
   extract: { run: extractCommand, usage: extractUsage },
   serve: { run: serveCommand, usage: serveUsage },
+  caps: { run: capsCommand, usage: capsUsage },
+  fix: { run: fixCommand, usage: fixUsage },
   "make-test-models": { run: makeTestModelsCommand, usage: makeTestModelsUsage },
   bench: { run: benchCommand, usage: benchUsage },
   "install-cuda": { run: installCudaCommand, usage: installCudaUsage },

@@ -14,6 +14,7 @@ import {
   toLspSymbol,
   toRange,
 } from "./convert";
+import { toLspCapabilityLens, toLspCodeAction } from "./convertCaps";
 
 interface Settings {
   engines: EngineId[];
@@ -75,6 +76,8 @@ export function startServer(connection: Connection): void {
         documentSymbolProvider: true,
         foldingRangeProvider: true,
         semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
+        codeActionProvider: { codeActionKinds: ["quickfix"] },
+        codeLensProvider: {},
       },
       serverInfo: { name: "chat-template-language-server" },
     };
@@ -83,7 +86,24 @@ export function startServer(connection: Connection): void {
   connection.onHover((p) => {
     const a = at(p);
     const h = a && service.doHover(a.doc, a.offset);
+    // The first line also shows what llama.cpp infers about the template (the lens's details).
+    const caps = a && p.position.line === 0 ? service.getCapabilitySummary(a.doc) : null;
+    if (caps) {
+      const value = h ? `${h.contents}\n\n---\n\n${caps.markdown}` : caps.markdown;
+      return { contents: { kind: "markdown", value }, ...(h ? { range: toRange(a.doc, h.span) } : {}) };
+    }
     return h ? { contents: { kind: "markdown", value: h.contents }, range: toRange(a.doc, h.span) } : null;
+  });
+  connection.onCodeAction((p) => {
+    const doc = templateOf(p.textDocument.uri);
+    if (!doc) return [];
+    const range = { start: doc.lines.offsetAt(p.range.start), end: doc.lines.offsetAt(p.range.end) };
+    return service.getCodeActions(doc, range, { engines: settings.engines }).map((c) => toLspCodeAction(doc, p.textDocument.uri, c));
+  });
+  connection.onCodeLens((p) => {
+    const doc = templateOf(p.textDocument.uri);
+    const caps = doc && service.getCapabilitySummary(doc);
+    return caps ? [toLspCapabilityLens(doc, caps)] : [];
   });
   connection.onCompletion((p) => {
     const a = at(p);

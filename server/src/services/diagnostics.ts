@@ -1,9 +1,18 @@
-// Collects every diagnostic for a template: syntax problems first, then each enabled engine's rules.
+// Collects every diagnostic for a template: syntax problems first, then each enabled engine's
+// findings (server/src/analysis). Diagnostics run on every keystroke, so results are kept per text:
+// typing and undoing back to a text seen recently costs nothing.
+import { dialectsOf, engineFindings } from "../analysis/engineChecks";
+import { toDiagnostic } from "../analysis/finding";
+import { BUILTIN_SCENARIOS, type Scenario } from "../analysis/scenarios";
 import type { TemplateDocument } from "../document";
 import { DEFAULT_ENGINES, type Diagnostic, type EngineId } from "../types";
 
 export interface ValidationOptions {
   engines: readonly EngineId[];
+  /** The sample conversations the engines are compared on; default templates/scenarios.json. */
+  scenarios?: readonly Scenario[];
+  /** Also run llama.cpp's older capability probe with tools=[null]; default true. */
+  nullToolsProbe?: boolean;
 }
 
 export const defaultValidationOptions: ValidationOptions = { engines: DEFAULT_ENGINES };
@@ -20,6 +29,22 @@ export function syntaxDiagnostics(doc: TemplateDocument): Diagnostic[] {
   }));
 }
 
-export function validate(doc: TemplateDocument, _options: ValidationOptions = defaultValidationOptions): Diagnostic[] {
-  return syntaxDiagnostics(doc);
+function computeDiagnostics(doc: TemplateDocument, options: ValidationOptions): Diagnostic[] {
+  const scenarios = options.scenarios ?? BUILTIN_SCENARIOS;
+  const findings = engineFindings(doc, dialectsOf(options.engines), scenarios, { nullToolsProbe: options.nullToolsProbe ?? true });
+  return [...syntaxDiagnostics(doc), ...findings.map((f) => toDiagnostic(f, scenarios.length))];
+}
+
+const RECENT = 8;
+/** Diagnostics of the texts checked last with the built-in scenarios, least recently used first. */
+const recent = new Map<string, Diagnostic[]>();
+
+export function validate(doc: TemplateDocument, options: ValidationOptions = defaultValidationOptions): Diagnostic[] {
+  if (options.scenarios) return computeDiagnostics(doc, options);
+  const key = `${options.engines.join(",")}\u0000${options.nullToolsProbe ?? true}\u0000${doc.text}`;
+  const found = recent.get(key) ?? computeDiagnostics(doc, options);
+  recent.delete(key);
+  recent.set(key, found);
+  if (recent.size > RECENT) recent.delete(recent.keys().next().value!);
+  return found;
 }

@@ -42,7 +42,7 @@ describe("language server over stdio", () => {
       processId: process.pid,
       rootUri: null,
       capabilities: { textDocument: { definition: { linkSupport: true } } },
-      initializationOptions: { diagnostics: { debounceMs: DEBOUNCE_MS } },
+      initializationOptions: { diagnostics: { debounceMs: DEBOUNCE_MS, engines: ["jinja2"] } },
     });
     await client.connection.sendNotification(InitializedNotification.type, {});
     opened = client.nextDiagnostics(URI);

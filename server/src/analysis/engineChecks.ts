@@ -1,0 +1,68 @@
+// Every engine finding for a template: the static rules, the scenario renders — skipped for an
+// engine that cannot compile the template at all (each render would fail at the same refusal,
+// which the static rule already reports) — and, for llama.cpp, its capability probe. None for a
+// template with syntax errors: engines' own parsers would only restate them.
+import type { Dialect } from "../dialects/dialect";
+import { dialectFor } from "../dialects/index";
+import type { TemplateDocument } from "../document";
+import type { EngineId } from "../types";
+import { probeFindings } from "./caps/probeFindings";
+import { mergeFindings, type Finding } from "./finding";
+import { scenarioFindings } from "./scenarioChecks";
+import type { Scenario } from "./scenarios";
+import { staticFindings } from "./staticChecks";
+
+/** Every engine is measured against Python Jinja2 as HF transformers runs it. */
+export function referenceDialect(): Dialect {
+  return dialectFor("jinja2")!;
+}
+
+export interface EngineCheckOptions {
+  /** Also run the older probe with tools=[null] (a warning where it throws). */
+  nullToolsProbe: boolean;
+}
+
+/** The engines whose capability probe the checks run (the probe is llama.cpp's). */
+const PROBED: ReadonlySet<EngineId> = new Set(["llamacpp"]);
+
+/** The dialects of the engines that have one (an engine without a dialect yet is not checked). */
+export function dialectsOf(engines: readonly EngineId[]): Dialect[] {
+  return engines.map((e) => dialectFor(e)).filter((d): d is Dialect => d !== undefined);
+}
+
+const cache = new WeakMap<TemplateDocument, Map<string, Finding[]>>();
+const scenarioSetIds = new WeakMap<readonly Scenario[], number>();
+let nextScenarioSetId = 0;
+
+/** The findings, computed once per (document, engines, scenarios, options): diagnostics, code actions and fixes share them. */
+export function engineFindings(doc: TemplateDocument, engines: readonly Dialect[], scenarios: readonly Scenario[], options: EngineCheckOptions): Finding[] {
+  if (!scenarioSetIds.has(scenarios)) scenarioSetIds.set(scenarios, nextScenarioSetId++);
+  const key = `${engines.map((e) => e.engine).join(",")}:${scenarioSetIds.get(scenarios)}:${options.nullToolsProbe}`;
+  let byKey = cache.get(doc);
+  if (!byKey) cache.set(doc, (byKey = new Map()));
+  let found = byKey.get(key);
+  if (!found) byKey.set(key, (found = computeFindings(doc, engines, scenarios, options)));
+  return found;
+}
+
+function computeFindings(doc: TemplateDocument, engines: readonly Dialect[], scenarios: readonly Scenario[], options: EngineCheckOptions): Finding[] {
+  if (doc.problems.some((p) => p.severity === "error")) return [];
+  const reference = referenceDialect();
+  const out: Finding[] = [];
+  for (const engine of engines) {
+    const id = engine.engine;
+    const found = staticFindings(doc, reference, engine);
+    out.push(...found);
+    if (PROBED.has(id)) out.push(...probeFindings(doc, engine, { nullTools: options.nullToolsProbe }));
+    // The engine compiles the whole template first: with a refusal every render fails, so none is needed.
+    if (found.some((f) => f.code === `${id}/unsupported-syntax`)) continue;
+    const statics = new Map(found.filter((f) => f.severity === "error").map((f) => [f.nodeId, f]));
+    for (const f of scenarioFindings(doc, reference, engine, scenarios)) {
+      // A construct the engine throws on when reached is reported once: statically, with the scenarios that reach it.
+      const s = f.code === `${id}/throws` ? statics.get(f.nodeId) : undefined;
+      if (s) s.scenarios.push(...f.scenarios);
+      else out.push(f);
+    }
+  }
+  return mergeFindings(out);
+}

@@ -1,0 +1,62 @@
+// Engine rules found by rendering: each sample scenario in the engine's dialect and in the
+// reference. An engine that throws where the reference renders is an error at the throwing node;
+// output that differs is a warning at the node whose output differs first, with the cause.
+import type { Dialect } from "../dialects/dialect";
+import type { TemplateDocument } from "../document";
+import { ENGINE_LABELS } from "../types";
+import { describeDivergence, firstDivergence } from "./divergence";
+import type { Finding } from "./finding";
+import { constructAt } from "./nodeIndex";
+import { renderScenario } from "./scenarioRenders";
+import type { Scenario } from "./scenarios";
+
+const firstLine = (s: string): string => s.split("\n")[0];
+
+/** Where a finding about an engine's error goes: the construct of our tree there. */
+function at(doc: TemplateDocument, span: { start: number; end: number }): { start: number; end: number; nodeId: number } {
+  const n = constructAt(doc, span);
+  return { start: n.start, end: n.end, nodeId: n.id };
+}
+
+/** Findings of one engine over the scenarios (for the reference itself: where it throws). */
+export function scenarioFindings(doc: TemplateDocument, reference: Dialect, engine: Dialect, scenarios: readonly Scenario[]): Finding[] {
+  const out: Finding[] = [];
+  const eng = ENGINE_LABELS[engine.engine];
+  const ref = ENGINE_LABELS[reference.engine];
+  for (const s of scenarios) {
+    const a = renderScenario(doc, reference, s);
+    const base = { engine: engine.engine, scenarios: [s.name] };
+    if (engine === reference) {
+      // The template refuses that input in the reference itself: worth knowing, not an incompatibility.
+      if (a.error) out.push({ ...base, ...at(doc, a.error), code: `${engine.engine}/throws`, severity: "information", message: `${eng} throws here: ${firstLine(a.error.message)}` });
+      continue;
+    }
+    const b = renderScenario(doc, engine, s);
+    if (a.error && b.error) continue;
+    if (b.error) {
+      out.push({ ...base, ...at(doc, b.error), code: `${engine.engine}/throws`, severity: "error", message: `${eng} throws here where ${ref} renders: ${firstLine(b.error.message)}` });
+    } else if (a.error) {
+      out.push({
+        ...base,
+        ...at(doc, a.error),
+        code: `${engine.engine}/renders-where-${reference.engine}-throws`,
+        severity: "information",
+        message: `${eng} renders on where ${ref} throws here (${firstLine(a.error.message)})`,
+      });
+    } else {
+      const d = firstDivergence(doc, a, b);
+      if (d) {
+        out.push({
+          ...base,
+          start: d.node.start,
+          end: d.node.end,
+          nodeId: d.node.id,
+          code: `${engine.engine}/renders-differently`,
+          severity: "warning",
+          message: `${eng} renders different bytes here: ${describeDivergence(d, doc.text, reference, engine)}`,
+        });
+      }
+    }
+  }
+  return out;
+}

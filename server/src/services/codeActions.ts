@@ -1,0 +1,33 @@
+// Quick fixes for the engine diagnostics in a range: each one a verified rewrite (analysis/fixes)
+// with the diagnostics it resolves — one action for a rewrite several diagnostics share.
+import { dialectsOf, engineFindings } from "../analysis/engineChecks";
+import { toDiagnostic } from "../analysis/finding";
+import { quickFixesFor } from "../analysis/fixes/quickFixes";
+import type { TextEdit } from "../analysis/fixes/rewrites";
+import { BUILTIN_SCENARIOS } from "../analysis/scenarios";
+import type { TemplateDocument } from "../document";
+import type { Diagnostic, Span } from "../types";
+import type { ValidationOptions } from "./diagnostics";
+
+export interface CodeAction {
+  title: string;
+  kind: "quickfix";
+  edits: TextEdit[];
+  diagnostics: Diagnostic[];
+}
+
+export function getCodeActions(doc: TemplateDocument, range: Span, options: ValidationOptions): CodeAction[] {
+  const scenarios = options.scenarios ?? BUILTIN_SCENARIOS;
+  const findings = engineFindings(doc, dialectsOf(options.engines), scenarios, { nullToolsProbe: options.nullToolsProbe ?? true });
+  const byEdit = new Map<string, CodeAction>();
+  for (const f of findings) {
+    if (f.end < range.start || f.start > range.end) continue;
+    for (const fix of quickFixesFor(doc, f, scenarios)) {
+      const key = JSON.stringify(fix.edits);
+      const seen = byEdit.get(key);
+      if (seen) seen.diagnostics.push(toDiagnostic(f, scenarios.length));
+      else byEdit.set(key, { title: fix.title, kind: "quickfix", edits: fix.edits, diagnostics: [toDiagnostic(f, scenarios.length)] });
+    }
+  }
+  return [...byEdit.values()];
+}

@@ -1,0 +1,55 @@
+// The llama.cpp checks measured against reality: the (template, scenario) pairs the checker flags for
+// llama.cpp against the pairs where Jinja2 3.1.2 and llama.cpp's engine really differ in the corpus
+// (output bytes with dates masked — llama.cpp rendered with the real clock —, or one of them throwing).
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { engineFindings } from "../../../server/src/analysis/engineChecks";
+import { BUILTIN_SCENARIOS } from "../../../server/src/analysis/scenarios";
+import { dialectFor } from "../../../server/src/dialects/index";
+import { TemplateDocument } from "../../../server/src/document";
+import { corpusDir } from "../../helpers/corpus";
+
+const llamacpp = dialectFor("llamacpp")!;
+const MONTHS = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*";
+const DATE = new RegExp(`\\d{4}-\\d{2}-\\d{2}|\\d{1,2} ${MONTHS} \\d{4}|${MONTHS} \\d{1,2},? \\d{4}`, "g");
+
+function outcome(engine: string, template: string, scenario: string): { out: string } | { error: true } {
+  const base = corpusDir("expected", engine, template, scenario);
+  return existsSync(base + ".out") ? { out: readFileSync(base + ".out", "utf8").replace(DATE, "<date>") } : { error: true };
+}
+
+function reallyDiffer(template: string, scenario: string): boolean {
+  const a = outcome("jinja2", template, scenario);
+  const b = outcome("llamacpp", template, scenario);
+  return "out" in a && "out" in b ? a.out !== b.out : "out" in a || "out" in b;
+}
+
+describe("llama.cpp findings against the real engines' renders of the corpus", () => {
+  it("flags the pairs that differ with precision and recall of at least 0.95", () => {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    const misses: string[] = [];
+    for (const f of readdirSync(corpusDir("templates")).sort()) {
+      const template = f.replace(/\.jinja$/, "");
+      const doc = new TemplateDocument(readFileSync(corpusDir("templates", f), "utf8"));
+      const findings = engineFindings(doc, [llamacpp], BUILTIN_SCENARIOS, { nullToolsProbe: false });
+      // A refusal to compile holds for every input; the other findings name their scenarios.
+      const everywhere = findings.some((x) => x.code === "llamacpp/unsupported-syntax");
+      const flagged = new Set(findings.flatMap((x) => x.scenarios));
+      for (const s of BUILTIN_SCENARIOS) {
+        const isFlagged = everywhere || flagged.has(s.name);
+        const differs = reallyDiffer(template, s.name);
+        if (isFlagged && differs) tp++;
+        else if (isFlagged) fp++, misses.push(`false positive: ${template} × ${s.name}`);
+        else if (differs) fn++, misses.push(`missed: ${template} × ${s.name}`);
+      }
+    }
+    const precision = tp / (tp + fp);
+    const recall = tp / (tp + fn);
+    console.log(`llama.cpp findings vs the real engines: ${tp} pairs flagged and differing, ${fp} flagged only, ${fn} missed; precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}`);
+    assert.ok(tp > 20, "the corpus has differing pairs to find");
+    assert.ok(precision >= 0.95 && recall >= 0.95, misses.join("\n"));
+  });
+});

@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { engineFindings } from "../../../server/src/analysis/engineChecks";
+import type { Scenario } from "../../../server/src/analysis/scenarios";
+import { dialectFor } from "../../../server/src/dialects/index";
+import { TemplateDocument } from "../../../server/src/document";
+
+const jinja2 = dialectFor("jinja2")!;
+const minja = dialectFor("minja")!;
+const scenario = (name: string, data: Record<string, unknown>): Scenario => ({ name, data });
+const user = (content: unknown) => ({ messages: [{ role: "user", content }] });
+
+function check(text: string, scenarios: Scenario[]) {
+  const doc = new TemplateDocument(text);
+  const slice = (f: { start: number; end: number }) => text.slice(f.start, f.end);
+  return { doc, findings: engineFindings(doc, [jinja2, minja], scenarios, { nullToolsProbe: false }), slice };
+}
+
+describe("engine checks by rendering the scenarios", () => {
+  it("locates a divergence at the node whose output first differs, with the cause in words", () => {
+    const text = "{%- macro render(item) -%}\n{{ item | trim }}\n{%- endmacro -%}\n{%- for m in messages %}[{{ render(m.content) }}]{%- endfor %}";
+    const { findings, slice } = check(text, [scenario("none-content", { messages: [{ role: "user", content: "a" }, { role: "assistant", content: null }, { role: "user", content: "b" }] })]);
+    const d = findings.find((f) => f.code === "minja/renders-differently");
+    assert.ok(d, JSON.stringify(findings));
+    assert.equal(slice(d), "{{ item | trim }}");
+    assert.equal(d.severity, "warning");
+    assert.match(d.message, /None prints as '' in minja, 'None' in Jinja2/);
+    assert.deepEqual(d.scenarios, ["none-content"]);
+  });
+
+  it("reports an engine that throws where Jinja2 renders as an error at the throwing node, once for all the scenarios it happens in", () => {
+    const text = "{% for m in messages %}{{ m.content | trim }}{% endfor %}";
+    const { findings, slice } = check(text, [scenario("typed-a", user([{ type: "text", text: "x" }])), scenario("plain", user("x")), scenario("typed-b", user([{ type: "text", text: "y" }]))]);
+    const errors = findings.filter((f) => f.code === "minja/throws");
+    assert.equal(errors.length, 1, JSON.stringify(findings));
+    assert.equal(errors[0].severity, "error");
+    assert.equal(slice(errors[0]), "m.content | trim");
+    assert.deepEqual(errors[0].scenarios, ["typed-a", "typed-b"]);
+    assert.match(errors[0].message, /^minja throws here where Jinja2 renders: /);
+  });
+
+  it("notes where the reference itself throws, and an engine that renders on there", () => {
+    const text = "{% for m in messages %}{{ m.content + '!' }}{% endfor %}";
+    const { findings, slice } = check(text, [scenario("typed", user([{ type: "text", text: "x" }])), scenario("plain", user("x"))]);
+    const ref = findings.find((f) => f.code === "jinja2/throws");
+    assert.ok(ref && ref.severity === "information" && slice(ref) === "m.content + '!'", JSON.stringify(findings));
+    assert.deepEqual(ref.scenarios, ["typed"]);
+    const renders = findings.filter((f) => f.code === "minja/renders-where-jinja2-throws" || f.code === "minja/throws");
+    assert.ok(renders.every((f) => f.scenarios.every((s) => s === "typed")), "nothing is reported for the scenario both render alike");
+  });
+
+  it("reports nothing for a template every engine renders alike", () => {
+    const { findings } = check("{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}", [scenario("plain", user("x"))]);
+    assert.deepEqual(findings, []);
+  });
+});

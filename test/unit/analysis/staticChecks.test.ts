@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { staticFindings } from "../../../server/src/analysis/staticChecks";
+import { dialectFor } from "../../../server/src/dialects/index";
+import { TemplateDocument } from "../../../server/src/document";
+
+const jinja2 = dialectFor("jinja2")!;
+const minja = dialectFor("minja")!;
+
+function findings(text: string, engine = minja) {
+  const doc = new TemplateDocument(text);
+  return staticFindings(doc, jinja2, engine).map((f) => ({ ...f, text: text.slice(f.start, f.end) }));
+}
+
+describe("static engine rules, read from the dialect", () => {
+  it("minja refuses to compile x.0: an error on exactly that attribute access", () => {
+    const f = findings("{{ messages.0.content }}");
+    assert.equal(f.length, 1, JSON.stringify(f));
+    assert.equal(f[0].code, "minja/unsupported-syntax");
+    assert.equal(f[0].text, "messages.0");
+    assert.equal(f[0].engine, "minja");
+    assert.match(f[0].message, /minja cannot compile this, so nothing of the template renders there: Expected identifier in subscript/);
+  });
+
+  it("a test the engine has no table entry for", () => {
+    const f = findings("{% if x is undefined %}{% endif %}");
+    assert.deepEqual(
+      f.map((x) => [x.code, x.text]),
+      [["minja/unknown-test", "undefined"]],
+    );
+  });
+
+  it("a filter that exists but throws on every input shape the reference takes, with the template's own arguments", () => {
+    const f = findings("{{ tools | tojson(ensure_ascii=False) }}{{ tools | tojson(indent=2) }}");
+    assert.deepEqual(
+      f.map((x) => [x.code, x.text]),
+      [["minja/throws", "tojson"]],
+      "only the call with the argument minja does not take",
+    );
+    assert.match(f[0].message, /Unknown argument ensure_ascii/);
+  });
+
+  it("nothing for the reference itself beyond its own compile-time refusals", () => {
+    assert.deepEqual(findings("{{ messages.0.content }}{% if x is undefined %}{% endif %}", jinja2), []);
+    assert.deepEqual(
+      findings("{{ x | no_such_filter }}", jinja2).map((x) => x.code),
+      ["jinja2/unsupported-syntax"],
+    );
+  });
+});

@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { fixture, runCli } from "../../helpers/cli";
+
+describe("chat-template check: engine diagnostics", () => {
+  it("json: engine findings keep the contract, with the engine set and codes named after it", () => {
+    const r = runCli(["check", "--format", "json", fixture("glm-style.jinja")]);
+    assert.equal(r.status, 1, "minja's errors");
+    const [report] = JSON.parse(r.stdout);
+    assert.ok(report.diagnostics.length > 0);
+    for (const d of report.diagnostics) {
+      assert.deepEqual(Object.keys(d).sort(), ["code", "column", "endColumn", "endLine", "engine", "line", "message", "severity"]);
+      assert.ok(d.engine === "minja" || d.engine === "llamacpp", d.engine);
+      assert.ok(d.code.startsWith(`${d.engine}/`), d.code);
+    }
+    assert.ok(report.diagnostics.some((d: { engine: string; line: number }) => d.engine === "minja" && d.line === 23));
+  });
+
+  it("--engines picks the engines: jinja2 alone finds nothing here", () => {
+    const r = runCli(["check", "--engines", "jinja2", fixture("glm-style.jinja")]);
+    assert.equal(r.status, 0, r.stdout);
+    assert.equal(r.stdout, "");
+  });
+
+  it("text: one line per finding, naming the engine and the scenarios", () => {
+    const r = runCli(["check", "--engines", "llamacpp", fixture("qwen2.5.jinja")]);
+    assert.equal(r.status, 0, r.stdout);
+    assert.match(r.stdout, /qwen2\.5\.jinja:\d+:\d+: information: llama\.cpp renders on where Jinja2 throws here .* \(in scenario 'typed-content'\) \[llamacpp\/renders-where-jinja2-throws\]/);
+  });
+});

@@ -1,0 +1,78 @@
+// The capability lens, the hover on the first line and the quick fixes, over real LSP.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import {
+  CodeActionRequest,
+  CodeLensRequest,
+  DidOpenTextDocumentNotification,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  type CodeAction,
+  type InitializeResult,
+  type MarkupContent,
+} from "vscode-languageserver-protocol/node";
+import { fixture } from "../../helpers/cli";
+import { startServer, type TestClient } from "../../helpers/lspClient";
+
+const URI = "file:///work/glm/chat_template.jinja";
+const TEXT = readFileSync(fixture("glm-style.jinja"), "utf8");
+
+describe("language server: capabilities and quick fixes", () => {
+  let client: TestClient;
+  let init: InitializeResult;
+
+  before(async () => {
+    client = startServer();
+    init = await client.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} });
+    await client.connection.sendNotification(InitializedNotification.type, {});
+    const opened = client.nextDiagnostics(URI);
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT } });
+    await opened;
+  });
+  after(() => client.close());
+
+  it("announces quick fixes and code lenses", () => {
+    assert.deepEqual(init.capabilities.codeActionProvider, { codeActionKinds: ["quickfix"] });
+    assert.deepEqual(init.capabilities.codeLensProvider, {});
+  });
+
+  it("a code lens on the first line with what llama.cpp infers and the tool-call format", async () => {
+    const lenses = (await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: URI } }))!;
+    assert.equal(lenses.length, 1);
+    assert.equal(lenses[0].range.start.line, 0);
+    assert.match(lenses[0].command!.title, /^llama\.cpp: tools, tool calls, .*· tool calls: TAG_WITH_TAGGED <tool_call> <arg_key>$/);
+  });
+
+  it("the hover on the first line has the capability table", async () => {
+    const h = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: { line: 0, character: 2 } });
+    const md = (h!.contents as MarkupContent).value;
+    assert.match(md, /\| `supports_tools` \| ✓ true \|/);
+    assert.match(md, /\| `supports_typed_content` \| /);
+    assert.match(md, /\*\*Tool-call format:\*\* TAG_WITH_TAGGED/);
+    const elsewhere = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: { line: 5, character: 2 } });
+    assert.ok(!elsewhere || !(elsewhere.contents as MarkupContent).value.includes("supports_tools"));
+  });
+
+  it("a quickfix with the minja diagnostic attached: x.0 becomes x[0]", async () => {
+    const line = TEXT.split("\n").findIndex((l) => l.includes("m.content.0.output"));
+    const character = TEXT.split("\n")[line].indexOf("m.content.0.output");
+    const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri: URI },
+      range: { start: { line, character }, end: { line, character: character + 11 } },
+      context: { diagnostics: [] },
+    })) as CodeAction[];
+    const fix = actions.find((a) => a.title === "Write m.content[0]");
+    assert.ok(fix, JSON.stringify(actions.map((a) => a.title)));
+    assert.equal(fix.kind, "quickfix");
+    assert.deepEqual(fix.diagnostics!.map((d) => d.code), ["minja/unsupported-syntax"]);
+    assert.ok(
+      actions.every((a) => a.diagnostics!.every((d) => d.range.start.line <= line && d.range.end.line >= line)),
+      "only fixes for the diagnostics in the range",
+    );
+    const [edit] = fix.edit!.changes![URI];
+    assert.equal(edit.newText, "[0]");
+    assert.deepEqual(edit.range, { start: { line, character: character + 9 }, end: { line, character: character + 11 } });
+  });
+});
