@@ -18,8 +18,9 @@ export interface Chunk {
 const FIELDS = 5;
 
 export class Output {
+  /** V8 builds `+=` strings as ropes: cheaper than collecting parts and joining them. */
+  private text = "";
   private readonly parts: string[] = [];
-  private joined: string | null = null;
   private readonly data: number[] = [];
   length = 0;
 
@@ -53,9 +54,9 @@ export class Output {
     if (this.length + s.length > this.limit) {
       throw new Fault("limit/output", null, `output exceeds the limit of ${this.limit} characters`);
     }
-    this.parts.push(s);
+    if (this.keepPieces) this.parts.push(s);
+    this.text += s;
     this.length += s.length;
-    this.joined = null;
   }
 
   get chunks(): Chunk[] {
@@ -65,13 +66,12 @@ export class Output {
     return out;
   }
 
-  /** The strings written, one per write: an engine that keeps string parts builds its captured values from these. */
+  /** The strings written, one per write (kept only with `keepPieces`): an engine that keeps string parts builds its captured values from these. */
   get pieces(): readonly string[] {
     return this.parts;
   }
 
   toString(): string {
-    // Joined once: a macro's output is read both as its value and for its provenance.
-    return (this.joined ??= this.parts.join(""));
+    return this.text;
   }
 }
