@@ -19,6 +19,8 @@ import { toLspCapabilityLens, toLspCodeAction } from "./convertCaps";
 interface Settings {
   engines: EngineId[];
   debounceMs: number;
+  /** Also report where llama.cpp's older probe with tools=[null] throws. */
+  nullToolsProbe: boolean;
 }
 
 export function startServer(connection: Connection): void {
@@ -26,7 +28,7 @@ export function startServer(connection: Connection): void {
   const parsed = new Map<string, { version: number; doc: TemplateDocument }>();
   const timers = new Map<string, NodeJS.Timeout>();
   const service = getLanguageService();
-  let settings: Settings = { engines: [...DEFAULT_ENGINES], debounceMs: 250 };
+  let settings: Settings = { engines: [...DEFAULT_ENGINES], debounceMs: 250, nullToolsProbe: true };
   let definitionLinks = false;
 
   function templateOf(uri: string): TemplateDocument | undefined {
@@ -42,7 +44,7 @@ export function startServer(connection: Connection): void {
   function publish(uri: string): void {
     const doc = templateOf(uri);
     if (!doc) return;
-    const diagnostics = service.doValidation(doc, { engines: settings.engines }).map((d) => toLspDiagnostic(doc, uri, d));
+    const diagnostics = service.doValidation(doc, { engines: settings.engines, nullToolsProbe: settings.nullToolsProbe }).map((d) => toLspDiagnostic(doc, uri, d));
     void connection.sendDiagnostics({ uri, diagnostics });
   }
 
@@ -98,7 +100,7 @@ export function startServer(connection: Connection): void {
     const doc = templateOf(p.textDocument.uri);
     if (!doc) return [];
     const range = { start: doc.lines.offsetAt(p.range.start), end: doc.lines.offsetAt(p.range.end) };
-    return service.getCodeActions(doc, range, { engines: settings.engines }).map((c) => toLspCodeAction(doc, p.textDocument.uri, c));
+    return service.getCodeActions(doc, range, { engines: settings.engines, nullToolsProbe: settings.nullToolsProbe }).map((c) => toLspCodeAction(doc, p.textDocument.uri, c));
   });
   connection.onCodeLens((p) => {
     const doc = templateOf(p.textDocument.uri);
@@ -146,11 +148,12 @@ export function startServer(connection: Connection): void {
 }
 
 function readSettings(raw: unknown, current: Settings): Settings {
-  const r = (raw ?? {}) as { engines?: unknown; debounceMs?: unknown; diagnostics?: { engines?: unknown; debounceMs?: unknown } };
+  const r = (raw ?? {}) as { engines?: unknown; debounceMs?: unknown; diagnostics?: { engines?: unknown; debounceMs?: unknown; nullToolsProbe?: unknown } };
   const engines = r.diagnostics?.engines ?? r.engines;
   const debounce = r.diagnostics?.debounceMs ?? r.debounceMs;
   return {
     engines: Array.isArray(engines) ? engines.filter((e): e is EngineId => typeof e === "string" && isEngineId(e)) : current.engines,
     debounceMs: typeof debounce === "number" && debounce >= 0 ? debounce : current.debounceMs,
+    nullToolsProbe: typeof r.diagnostics?.nullToolsProbe === "boolean" ? r.diagnostics.nullToolsProbe : current.nullToolsProbe,
   };
 }

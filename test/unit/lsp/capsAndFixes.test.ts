@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import {
   CodeActionRequest,
   CodeLensRequest,
+  DidChangeConfigurationNotification,
   DidOpenTextDocumentNotification,
   HoverRequest,
   InitializedNotification,
@@ -12,6 +13,7 @@ import {
   type CodeAction,
   type InitializeResult,
   type MarkupContent,
+  type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
 import { fixture } from "../../helpers/cli";
 import { startServer, type TestClient } from "../../helpers/lspClient";
@@ -22,14 +24,15 @@ const TEXT = readFileSync(fixture("glm-style.jinja"), "utf8");
 describe("language server: capabilities and quick fixes", () => {
   let client: TestClient;
   let init: InitializeResult;
+  let opened: PublishDiagnosticsParams;
 
   before(async () => {
     client = startServer();
     init = await client.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} });
     await client.connection.sendNotification(InitializedNotification.type, {});
-    const opened = client.nextDiagnostics(URI);
+    const published = client.nextDiagnostics(URI);
     await client.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT } });
-    await opened;
+    opened = await published;
   });
   after(() => client.close());
 
@@ -74,5 +77,14 @@ describe("language server: capabilities and quick fixes", () => {
     const [edit] = fix.edit!.changes![URI];
     assert.equal(edit.newText, "[0]");
     assert.deepEqual(edit.range, { start: { line, character: character + 9 }, end: { line, character: character + 11 } });
+  });
+
+  it("chatTemplate.diagnostics.nullToolsProbe: false drops the older probe's warning", async () => {
+    assert.ok(opened.diagnostics.some((d) => d.code === "llamacpp/null-tools-probe"));
+    const next = client.nextDiagnostics(URI);
+    await client.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: { chatTemplate: { diagnostics: { nullToolsProbe: false } } } });
+    const after = await next;
+    assert.ok(after.diagnostics.length > 0);
+    assert.ok(!after.diagnostics.some((d) => d.code === "llamacpp/null-tools-probe"));
   });
 });
