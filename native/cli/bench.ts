@@ -15,6 +15,8 @@ export const usage =
 
 export interface BenchSummary {
   lossless: boolean;
+  /** Index of the first token where DFlash and plain differ (the output length when they do not). */
+  divergence: number;
   acceptance: number;
   plain_tps: number;
   dflash_tps: number;
@@ -33,8 +35,11 @@ export function summarize(plain: GenerateResult, dflash: GenerateResult): BenchS
   const verify = d.draftSteps ? d.verifyMs / d.draftSteps : 0;
   const draft = d.draftSteps ? d.draftMs / d.draftSteps : 0;
   const tau = d.generatedTokens / Math.max(1, d.targetDecodes);
+  let divergence = 0;
+  while (divergence < plain.tokens.length && plain.tokens[divergence] === dflash.tokens[divergence]) divergence++;
   return {
-    lossless: plain.tokens.length === dflash.tokens.length && plain.tokens.every((t, i) => t === dflash.tokens[i]),
+    lossless: plain.tokens.length === dflash.tokens.length && divergence === plain.tokens.length,
+    divergence,
     acceptance: d.acceptance,
     plain_tps: p.tokensPerSecond,
     dflash_tps: d.tokensPerSecond,
@@ -98,7 +103,9 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
       const s = Object.fromEntries(
         Object.keys(results[0]).map((k) => {
           const key = k as keyof BenchSummary;
-          return [k, key === "lossless" ? results.every((r) => r.lossless) : median(results.map((r) => r[key] as number))];
+          if (key === "lossless") return [k, results.every((r) => r.lossless)];
+          if (key === "divergence") return [k, Math.min(...results.map((r) => r.divergence))];
+          return [k, median(results.map((r) => r[key] as number))];
         }),
       ) as unknown as BenchSummary;
       const info = engine.info;
@@ -110,7 +117,7 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
           `dflash: ${s.dflash_tps.toFixed(1)} tok/s, acceptance ${(s.acceptance * 100).toFixed(1)}%, ${s.tokens_per_step.toFixed(2)} tokens per step, ` +
           `verify ${s.verify_ms.toFixed(3)} ms + draft ${s.draft_ms.toFixed(3)} ms per step\n` +
           `speedup ${s.speedup.toFixed(2)}x of ideal ${s.ideal_speedup.toFixed(2)}x (${((100 * s.speedup) / s.ideal_speedup).toFixed(0)}%), ` +
-          `lossless: ${s.lossless ? "yes" : "NO"} (median of ${runs} runs of ${tokens} tokens)\n`,
+          `lossless: ${s.lossless ? "yes" : `NO, the outputs diverge at token ${s.divergence}`} (median of ${runs} runs of ${tokens} tokens)\n`,
       );
       if (args.switches.has("json")) {
         const { lossless, acceptance, plain_tps, dflash_tps, speedup, ideal_speedup } = s;

@@ -96,6 +96,7 @@ done
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee -a "$report"
 for kind in $kinds; do
   log "== $kind pair: $tokens tokens, greedy"
-  "$bench" run --target "$models/$kind-target.gguf" --draft "$models/$kind-draft.gguf" --tokens "$tokens" --prompt 128 --ctx 4096 --json 2>&1 | tee -a "$report"
+  # not lossless exits 1; the report says where the outputs diverge, and the other pair still runs
+  "$bench" run --target "$models/$kind-target.gguf" --draft "$models/$kind-draft.gguf" --tokens "$tokens" --prompt 128 --ctx 4096 --json 2>&1 | tee -a "$report" || true
 done
 log "done"
