@@ -8,8 +8,15 @@
 #   4. prints plain vs DFlash throughput, acceptance and the per-step costs.
 # Everything lands in WORK (default /tmp/cts-gpu-check); the report also in $OUT/gpu-check.txt when $OUT is set.
 #
-# usage: native/scripts/gpu-check.sh BUNDLE [--work DIR] [--arch 90] [--tokens 256] [--no-random] [--cpu]
+# usage: native/scripts/gpu-check.sh BUNDLE [--work DIR] [--arch 90] [--tokens 256] [--shape qwen3-8b|tiny] [--no-random] [--cpu]
 #   --cpu builds without CUDA (a dry run of everything else, e.g. on a laptop, with --shape tiny)
+# It resumes: a rerun keeps the build and the models already in WORK.
+#
+# On this project's device machine (only the working tree and carried files travel, 64 MiB; the bundle is 35 MB):
+#   run(command="native/scripts/gpu-check.sh node_modules/node-llama-cpp/llama/gitRelease.bundle",
+#       carry=["node_modules/node-llama-cpp/llama/gitRelease.bundle"], timeout_s=600)
+# and, if the 10 minutes run out, the same call again at once (the machine stays warm for 30 s).
+# Expected: build about 5 minutes on 16 cores, each pair about 10 GB written in under a minute.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
