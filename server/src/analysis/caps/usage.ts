@@ -138,7 +138,7 @@ const SPREADS = new Set(["items", "values", "dictsort"]);
 function wrapFilters(table: Readonly<Record<string, FilterFn>>): Record<string, FilterFn> {
   const out: Record<string, FilterFn> = {};
   for (const [name, f] of Object.entries(table)) {
-    out[name] = (rt, v, a) => {
+    out[name] = (rt, v, a, node) => {
       const u = recording();
       if (u) {
         if (DEEP.has(name)) u.deep(v);
@@ -146,7 +146,7 @@ function wrapFilters(table: Readonly<Record<string, FilterFn>>): Record<string, 
         u.op(v, name);
         if (SPREADS.has(name) && v instanceof PyDict) u.spreadOut(v);
       }
-      return builtin(() => f(rt, v, a));
+      return builtin(() => f(rt, v, a, node));
     };
   }
   return out;
