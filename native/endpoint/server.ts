@@ -7,6 +7,7 @@ import { countTokens } from "./anthropic/countTokens";
 import { messages } from "./anthropic/messages";
 import { checkAccess } from "./auth";
 import { readJsonBody } from "./body";
+import { chatParse } from "./chatParse";
 import { ApiError, toApiError } from "./errors";
 import { health } from "./health";
 import { metrics } from "./metricsRoute";
@@ -25,6 +26,7 @@ const ROUTES: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
   "/v1/completions": { POST: completions },
   "/v1/messages": { POST: messages },
   "/v1/messages/count_tokens": { POST: countTokens },
+  "/chat/parse": { POST: chatParse },
 };
 
 const isAnthropic = (path: string) => path.startsWith("/v1/messages");
