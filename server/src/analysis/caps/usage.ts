@@ -138,7 +138,9 @@ const SPREADS = new Set(["items", "values", "dictsort"]);
 function wrapFilters(table: Readonly<Record<string, FilterFn>>): Record<string, FilterFn> {
   const out: Record<string, FilterFn> = {};
   for (const [name, f] of Object.entries(table)) {
-    out[name] = (rt, v, a, node) => {
+    // Arguments are passed on as they come, so hooks added to the interface reach the dialect.
+    out[name] = (...args) => {
+      const v = args[1];
       const u = recording();
       if (u) {
         if (DEEP.has(name)) u.deep(v);
@@ -146,7 +148,7 @@ function wrapFilters(table: Readonly<Record<string, FilterFn>>): Record<string, 
         u.op(v, name);
         if (SPREADS.has(name) && v instanceof PyDict) u.spreadOut(v);
       }
-      return builtin(() => f(rt, v, a, node));
+      return builtin(() => f(...args));
     };
   }
   return out;
@@ -155,13 +157,14 @@ function wrapFilters(table: Readonly<Record<string, FilterFn>>): Record<string, 
 function wrapTests(table: Readonly<Record<string, TestFn>>): Record<string, TestFn> {
   const out: Record<string, TestFn> = {};
   for (const [name, t] of Object.entries(table)) {
-    out[name] = (rt, v, a) => {
+    out[name] = (...args) => {
+      const v = args[1];
       const u = recording();
       if (u) {
         u.mark(v);
         u.op(v, `test_is_${name}`);
       }
-      return builtin(() => t(rt, v, a));
+      return builtin(() => t(...args));
     };
   }
   return out;
@@ -188,16 +191,16 @@ function accessed(u: Usage, obj: Value, key: Value, result: Value): void {
 function wrapOps(ops: Operators): Operators {
   const w: Operators = {
     ...ops,
-    getattr: (obj, name, rt) => {
+    getattr: (...args) => {
       const u = recording();
-      const r = ops.getattr(obj, name, rt);
-      if (u) accessed(u, obj, name, r);
+      const r = ops.getattr(...args);
+      if (u) accessed(u, args[0], args[1], r);
       return r;
     },
-    getitem: (obj, key, rt) => {
+    getitem: (...args) => {
       const u = recording();
-      const r = ops.getitem(obj, key, rt);
-      if (u) accessed(u, obj, key, r);
+      const r = ops.getitem(...args);
+      if (u) accessed(u, args[0], args[1], r);
       return r;
     },
   };
@@ -209,27 +212,27 @@ function wrapOps(ops: Operators): Operators {
   };
   if (ops.loopItems) {
     const loopItems = ops.loopItems;
-    w.loopItems = (v, targets, rt) => {
-      looped(recording(), v);
-      return builtin(() => loopItems(v, targets, rt));
+    w.loopItems = (...args) => {
+      looped(recording(), args[0]);
+      return builtin(() => loopItems(...args));
     };
   } else {
     // Without a loop hook the evaluator iterates for loops through `iterate`, as builtins do;
     // only calls from outside a builtin are loops.
-    w.iterate = (v, rt) => {
-      looped(recording(), v);
-      return builtin(() => Array.from(ops.iterate(v, rt)));
+    w.iterate = (...args) => {
+      looped(recording(), args[0]);
+      return builtin(() => Array.from(ops.iterate(...args)));
     };
   }
   if (ops.callMethod) {
     const callMethod = ops.callMethod;
-    w.callMethod = (obj, name, a, rt) => {
+    w.callMethod = (...args) => {
       const u = recording();
       if (u) {
-        u.mark(obj);
-        u.op(obj, name);
+        u.mark(args[0]);
+        u.op(args[0], args[1]);
       }
-      return callMethod(obj, name, a, rt);
+      return callMethod(...args);
     };
   }
   return w;
