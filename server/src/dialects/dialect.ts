@@ -104,6 +104,11 @@ export interface Dialect {
   notCallable?(fn: Value): Fault;
   /** A call block fails on a callee that cannot be called before it evaluates the arguments (llama.cpp's call_statement). */
   callBlockChecksCallee?: boolean;
+  /**
+   * A statement that a break/continue interrupts writes nothing (llama.cpp: an `if` returns its text only
+   * when it completes), so `{% for %}a{% if c %}b{% continue %}{% endif %}{% endfor %}` keeps "a", not "b".
+   */
+  loopControlDiscardsStatement?: boolean;
   /** Bodies the engine runs in the enclosing scope, not one of their own: what they set stays visible after them (llama.cpp). */
   inlineScopes?: { setBlock?: boolean; filterBlock?: boolean; forElse?: boolean };
   /** The pieces `{{ v }}` writes where an engine keeps a string's parts apart (llama.cpp's string parts); absent: one, `str(v)`. */

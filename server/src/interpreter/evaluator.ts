@@ -45,6 +45,8 @@ export class Evaluator implements Runtime {
   /** The scope of the statement running now: where a macro is called from (see Dialect.macroScope). */
   private callScope = new Scope(null);
   private readonly tracksCallScope: boolean;
+  /** See Dialect.loopControlDiscardsStatement. */
+  private readonly discardsInterrupted: boolean;
   private readonly maxSteps: number;
   /** The node whose own operation is running (see the header): where a fault is reported. */
   at: A.Node | null = null;
@@ -54,6 +56,7 @@ export class Evaluator implements Runtime {
     this.ops = setup.dialect.ops;
     this.hasRefusals = setup.refusals.size > 0;
     this.tracksCallScope = setup.dialect.macroScope === "caller";
+    this.discardsInterrupted = setup.dialect.loopControlDiscardsStatement === true;
     this.maxSteps = setup.limits.steps;
   }
 
@@ -121,8 +124,12 @@ export class Evaluator implements Runtime {
         out.write(this.dialect.text(n, this.setup.source), n);
         continue;
       }
+      const mark = this.discardsInterrupted && n.kind !== "Break" && n.kind !== "Continue" ? out.mark() : null;
       const sig = this.stmt(n, scope, out);
-      if (sig !== NORMAL) return sig;
+      if (sig !== NORMAL) {
+        if (mark !== null) out.truncate(mark);
+        return sig;
+      }
     }
     return NORMAL;
   }
@@ -205,7 +212,8 @@ export class Evaluator implements Runtime {
         if (sig !== NORMAL) return sig;
         const v = this.filterChain(n.filter, this.capturedValue(sub), scope);
         this.at = n;
-        out.write(this.str(v), n);
+        this.lastCall = null;
+        this.writeValue(v, out, n);
         return NORMAL;
       }
       case "Raw":

@@ -14,6 +14,12 @@ export interface Chunk {
   sourceEnd: number;
 }
 
+export interface OutputMark {
+  length: number;
+  parts: number;
+  data: number;
+}
+
 /** Chunks are kept as flat numbers (start, end, nodeId, sourceStart, sourceEnd): one write is no allocation. */
 const FIELDS = 5;
 
@@ -57,6 +63,18 @@ export class Output {
     if (this.keepPieces) this.parts.push(s);
     this.text += s;
     this.length += s.length;
+  }
+
+  /** Where the output stands, to cut it back to (a statement a break interrupted writes nothing in some engines). */
+  mark(): OutputMark {
+    return { length: this.length, parts: this.parts.length, data: this.data.length };
+  }
+
+  truncate(m: OutputMark): void {
+    this.text = this.text.slice(0, m.length);
+    this.length = m.length;
+    this.parts.length = m.parts;
+    this.data.length = m.data;
   }
 
   get chunks(): Chunk[] {
