@@ -103,5 +103,7 @@ export const llamacpp_0_5_0: Dialect = {
   unknownTest: (name) => fault(`Unknown test '${name}'`, "runtime/unknown-test"),
   notCallable: (fn) => fault(`Callee is not a function: got ${typeOf(fn)}`, "runtime/type"),
   callBlockChecksCallee: true,
+  // A statement's text exists only once it returns (if_statement gathers its parts at the end).
+  loopControlDiscardsStatement: true,
   errorMessage: (f) => f.text,
 };

@@ -36,6 +36,7 @@ export const PROBES: Readonly<Record<string, readonly Probe[]>> = {
   strings: [
     { template: "{{ 'héllo wörld'|upper }} {{ 'ÀB'|lower }} {{ 'hello-world foo_bar'|title }} {{ 'hÉllo WORLD'|capitalize }}" },
     { template: "{{ ('hello ' ~ 'world')|capitalize }} {{ ('ab' ~ 'cd')|title }} {{ '{}{}'.format('ab', 'cd')|capitalize }} {{ ('ab' ~ 'cd')[1:]|capitalize }}" },
+    { template: "{% filter title %}{% filter upper %}{{ ['a', 'b'] }}{% endfilter %}c{% endfilter %}|{% filter title %}{% filter trim %} x{% endfilter %}y{% endfilter %}" },
     { template: "{% set s %}hello {{ 'world' }}{% endset %}{{ s|capitalize }}|{% filter title %}{{ ['b', 'A', 'c'] }}{% endfilter %}|{% macro m() %}a{{ 'b' }}{% endmacro %}{{ m()|title }}" },
     { template: "{{ 'abc'|length }} {{ 'é'|length }} {{ x|length }} {{ x[0] }}|{{ x[1:] }}|{{ 'abc'[-1] }}|{{ 'abc'[5] }}", context: { x: "日本" } },
     { template: "{{ '  a b  '|strip }}|{{ 'xxaxx'.strip('x') }}|{{ '\u00a0a'.strip() }}|{{ 'éa'.strip('é') }}|{{ x|trim }}|", context: { x: "\u000ba\f" } },
@@ -134,6 +135,7 @@ export const PROBES: Readonly<Record<string, readonly Probe[]>> = {
     { template: "{% for x in [1] %}{% break %}{% else %}E{% endfor %}|{% for x in [1, 2] %}{% continue %}{% else %}F{% endfor %}" },
     { template: "{% for x in [1, 2, 3] %}{% if loop.first %}{% set a = 5 %}{% endif %}{{ a }}{% endfor %}|{{ a }}|{% for x in [] %}{% else %}{% set y = 1 %}{% endfor %}{{ y }}" },
     { template: "{% for x in t recursive %}{{ x }}{% endfor %}", context: { t: [] } },
+    { template: "{% for x in [1, 2, 3] %}a{% if x == 2 %}b{% continue %}{% endif %}{% if x == 3 %}c{% filter upper %}d{% break %}{% endfilter %}{% endif %}|{% endfor %}" },
   ],
   statements: [
     { template: "{% set ns = namespace(a=1) %}{% for x in [1, 2] %}{% set ns.a = ns.a + x %}{% endfor %}{{ ns.a }}|{% set d = {} %}{% set d.x = 1 %}{{ d.x }}|{{ ns }}" },
