@@ -3,7 +3,6 @@
 // first node that writes something else — or writes nothing where the other writes something.
 import type { Dialect } from "../dialects/dialect";
 import type { TemplateDocument } from "../document";
-import type { Chunk } from "../interpreter/output";
 import type { RenderResult } from "../interpreter/render";
 import type * as A from "../parser/ast";
 import { ENGINE_LABELS } from "../types";
@@ -17,32 +16,44 @@ export interface Divergence {
   engineText: string;
 }
 
-const text = (r: RenderResult, c: Chunk | undefined): string => (c ? r.output.slice(c.start, c.end) : "");
+/** A node's consecutive chunks as one (an engine may write a value in pieces). */
+interface Run {
+  sourceStart: number;
+  sourceEnd: number;
+  text: string;
+}
 
-/** Which node wrote a chunk, by its range: dialects with their own parser number nodes differently. */
-const sameNode = (x: Chunk, y: Chunk): boolean => x.sourceStart === y.sourceStart && x.sourceEnd === y.sourceEnd;
+function runs(r: RenderResult): Run[] {
+  const out: Run[] = [];
+  for (const c of r.chunks) {
+    const last = out[out.length - 1];
+    const text = r.output.slice(c.start, c.end);
+    if (last && last.sourceStart === c.sourceStart && last.sourceEnd === c.sourceEnd) last.text += text;
+    else out.push({ sourceStart: c.sourceStart, sourceEnd: c.sourceEnd, text });
+  }
+  return out;
+}
+
+/** Which node wrote a run, by its range: dialects with their own parser number nodes differently. */
+const sameNode = (x: Run, y: Run): boolean => x.sourceStart === y.sourceStart && x.sourceEnd === y.sourceEnd;
+const same = (x: Run | undefined, y: Run | undefined): boolean => !!x && !!y && sameNode(x, y) && x.text === y.text;
 
 export function firstDivergence(doc: TemplateDocument, ref: RenderResult, eng: RenderResult): Divergence | null {
   if (ref.output === eng.output) return null;
-  const a = ref.chunks;
-  const b = eng.chunks;
-  const same = (x: Chunk | undefined, y: Chunk | undefined): boolean => !!x && !!y && sameNode(x, y) && text(ref, x) === text(eng, y);
+  const a = runs(ref);
+  const b = runs(eng);
   let i = 0;
-  let j = 0;
-  while (same(a[i], b[j])) {
-    i++;
-    j++;
-  }
+  while (same(a[i], b[i])) i++;
   const r = a[i];
-  const e = b[j];
-  let culprit: Chunk;
-  let referenceText = text(ref, r);
-  let engineText = text(eng, e);
+  const e = b[i];
+  let culprit: Run;
+  let referenceText = r?.text ?? "";
+  let engineText = e?.text ?? "";
   if (r && (!e || same(a[i + 1], e))) {
     // The engine wrote nothing (an empty string makes no chunk) where the reference wrote r.
     culprit = r;
     engineText = "";
-  } else if (e && (!r || same(r, b[j + 1]))) {
+  } else if (e && (!r || same(r, b[i + 1]))) {
     culprit = e;
     referenceText = "";
   } else {
@@ -52,19 +63,21 @@ export function firstDivergence(doc: TemplateDocument, ref: RenderResult, eng: R
   return node ? { node, referenceText, engineText } : null;
 }
 
+/** A short literal of an output text, in the quotes that need no escaping where possible. */
 const quote = (s: string): string => {
   const cut = s.length > 40 ? s.slice(0, 37) + "…" : s;
-  return "'" + JSON.stringify(cut).slice(1, -1).replace(/'/g, "\\'") + "'";
+  const body = JSON.stringify(cut).slice(1, -1);
+  return cut.includes("'") && !cut.includes('"') ? `"${body}"` : `'${body.replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 };
 
-/** Values whose printing differs between engines often enough to name the cause outright. */
-const PRINTED_VALUES: readonly { what: string; value: unknown }[] = [
-  { what: "None", value: null },
-  { what: "True", value: true },
-  { what: "False", value: false },
-  { what: "the float 0.30000000000000004", value: 0.1 + 0.2 },
-  { what: "a list", value: ["a", 1] },
-  { what: "a dict", value: { a: 1 } },
+/** Kinds of value whose printing differs between engines often enough to name the cause outright. */
+const PRINTED_KINDS: readonly { what: string; sample: unknown; looks: (s: string) => boolean }[] = [
+  { what: "None", sample: null, looks: (s) => s === "None" },
+  { what: "True", sample: true, looks: (s) => s === "True" },
+  { what: "False", sample: false, looks: (s) => s === "False" },
+  { what: "a float", sample: 0.1 + 0.2, looks: (s) => /^-?\d+\.\d+(e[+-]\d+)?$/.test(s) },
+  { what: "a list", sample: ["a", 1], looks: (s) => /^\[.*\]$/s.test(s) },
+  { what: "a dict", sample: { a: 1 }, looks: (s) => /^\{.*\}$/s.test(s) },
 ];
 
 /** The cause of a divergence in words, e.g. "None prints as '' in llama.cpp, 'None' in Jinja2". */
@@ -78,11 +91,9 @@ export function describeDivergence(d: Divergence, source: string, reference: Dia
     return `this text renders as ${both}${ws ? " (the engines strip whitespace around tags differently)" : ""}`;
   }
   if (n.kind === "Output") {
-    for (const p of PRINTED_VALUES) {
-      const a = printed(engine, p.value);
-      const b = printed(reference, p.value);
-      if (a !== b && d.referenceText === b && d.engineText === a) return `${p.what} prints as ${quote(a)} in ${eng}, ${quote(b)} in ${ref}`;
-    }
+    // A kind counts when the reference's text looks like it and the engine prints that kind otherwise.
+    const kind = PRINTED_KINDS.find((k) => k.looks(d.referenceText) && printed(engine, k.sample) !== printed(reference, k.sample));
+    if (kind) return `${kind.what} prints as ${both}`;
     const e = n.expr;
     if (e.kind === "Filter") return `the filter '${e.name}' gives ${both}`;
     return `{{ ${source.slice(e.start, e.end)} }} prints ${both}`;

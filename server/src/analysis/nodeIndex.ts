@@ -14,7 +14,7 @@ interface Indexed {
 
 interface Index {
   byId: Map<number, Indexed>;
-  /** The outermost node of each range. */
+  /** The innermost node of each range (a template that is one `{{ x }}` has its Output's range). */
   bySpan: Map<string, Indexed>;
 }
 
@@ -27,8 +27,7 @@ function index(doc: TemplateDocument): Index {
     walk(doc.template, (node, ancestors) => {
       const entry = { node, ancestors: [...ancestors] };
       built.byId.set(node.id, entry);
-      const key = `${node.start}:${node.end}`;
-      if (!built.bySpan.has(key)) built.bySpan.set(key, entry);
+      built.bySpan.set(`${node.start}:${node.end}`, entry);
     });
     indexes.set(doc, (ix = built));
   }
@@ -43,7 +42,7 @@ export function ancestorsOf(doc: TemplateDocument, id: number): readonly A.Node[
   return index(doc).byId.get(id)?.ancestors ?? [];
 }
 
-/** The node of the template with exactly this range (the outermost one, if several). */
+/** The node of the template with exactly this range (the innermost one, if several). */
 export function nodeAt(doc: TemplateDocument, span: A.Span): A.Node | undefined {
   return index(doc).bySpan.get(`${span.start}:${span.end}`)?.node;
 }

@@ -50,12 +50,19 @@ describe("llama.cpp rules, checked against the real engine", () => {
     assert.deepEqual(renderRealLlamaCpp(text, context), { out: "1" });
   });
 
-  it("None prints as '' in llama.cpp: a warning with that cause, and the real engine prints ''", () => {
-    const text = "[{{ x }}]";
-    const d = llamaFindings(text).find((x) => x.code === "llamacpp/renders-differently");
-    assert.ok(d, "a divergence");
-    assert.equal(d.text, "{{ x }}");
-    assert.match(d.message, /None prints as '' in llama\.cpp, 'None' in Jinja2/);
-    assert.deepEqual(renderRealLlamaCpp(text, context), { out: "[]" });
-  });
+  const PRINTS: [string, string, RegExp, string][] = [
+    ["None", "[{{ x }}]", /None prints as '' in llama\.cpp, 'None' in Jinja2/, "[]"],
+    ["a float", "[{{ 0.1 + 0.2 }}]", /a float prints as '0\.3' in llama\.cpp, '0\.30000000000000004' in Jinja2/, "[0.3]"],
+    ["a list", "[{{ xs | map(attribute='a') | list }}]", /a list prints as '12' in llama\.cpp, '\[1, 2\]' in Jinja2/, "[12]"],
+    ["a dict", "[{{ xs[0] }}]", /a dict prints as '' in llama\.cpp, "\{'a': 1\}" in Jinja2/, "[]"],
+  ];
+  for (const [what, text, cause, real] of PRINTS) {
+    it(`${what} prints differently: a warning on the {{ }} with that cause, and the real engine prints ${real}`, () => {
+      const d = llamaFindings(text).filter((x) => x.code === "llamacpp/renders-differently");
+      assert.equal(d.length, 1, JSON.stringify(d));
+      assert.equal(d[0].text, text.slice(1, -1));
+      assert.match(d[0].message, cause);
+      assert.deepEqual(renderRealLlamaCpp(text, context), { out: real });
+    });
+  }
 });

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { engineFindings } from "../../../server/src/analysis/engineChecks";
-import type { Scenario } from "../../../server/src/analysis/scenarios";
+import { readFileSync } from "node:fs";
+import { BUILTIN_SCENARIOS, type Scenario } from "../../../server/src/analysis/scenarios";
 import { dialectFor } from "../../../server/src/dialects/index";
 import { TemplateDocument } from "../../../server/src/document";
+import { corpusDir } from "../../helpers/corpus";
 
 const jinja2 = dialectFor("jinja2")!;
 const minja = dialectFor("minja")!;
@@ -26,6 +28,26 @@ describe("engine checks by rendering the scenarios", () => {
     assert.equal(d.severity, "warning");
     assert.match(d.message, /None prints as '' in minja, 'None' in Jinja2/);
     assert.deepEqual(d.scenarios, ["none-content"]);
+  });
+
+  it("names the filter whose output differs, and otherwise the expression", () => {
+    const { findings, slice } = check("[{{ none_value | upper }}][{{ 7 / 2 }}]", [scenario("s", { none_value: null })]);
+    const d = findings.filter((f) => f.code === "minja/renders-differently");
+    assert.deepEqual(d.map(slice), ["{{ none_value | upper }}"], "the first difference only");
+    assert.match(d[0].message, /the filter 'upper' gives '' in minja, 'NONE' in Jinja2/);
+    const e = check("[{{ 7 / 2 }}]", [scenario("s", {})]).findings.find((f) => f.code === "minja/renders-differently");
+    assert.match(e!.message, /\{\{ 7 \/ 2 \}\} prints '3' in minja, '3\.5' in Jinja2/);
+  });
+
+  it("a text whose whitespace differs: on the text, with that cause (ByteDance-Seed-OSS in minja, where the real minja differs too)", () => {
+    const text = readFileSync(corpusDir("templates", "ByteDance-Seed-OSS.jinja"), "utf8");
+    const findings = engineFindings(new TemplateDocument(text), [jinja2, minja], BUILTIN_SCENARIOS, { nullToolsProbe: false });
+    const d = findings.find((f) => f.code === "minja/renders-differently");
+    assert.ok(d, JSON.stringify(findings.map((f) => f.code)));
+    assert.match(d.message, /this text renders as .* \(the engines strip whitespace around tags differently\)/);
+    assert.doesNotMatch(text.slice(d.start, d.end), /\{[{%]/, "a text node");
+    const real = (engine: string) => readFileSync(corpusDir("expected", engine, "ByteDance-Seed-OSS", `${d.scenarios[0]}.out`), "utf8");
+    assert.notEqual(real("minja"), real("jinja2"));
   });
 
   it("reports an engine that throws where Jinja2 renders as an error at the throwing node, once for all the scenarios it happens in", () => {
