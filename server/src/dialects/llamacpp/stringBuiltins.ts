@@ -52,11 +52,14 @@ function splitter(fromRight: boolean): Builtin {
   };
 }
 
-const replace: Builtin = (a) => {
+const replace: Builtin = (a, rt) => {
   a.ensureVals(["string", "string", "string", "int"], [true, true, true, false]);
   const [s, from, to] = [0, 1, 2].map((i) => str(a.pos(i)));
   if (a.count > 3 && asInt(a.pos(3)) > 0n) throw notImplemented("String replace with count argument not implemented");
   if (from === to) return s;
+  // Refuse a result beyond the output limit before building it (the count of `from` bounds it).
+  const pieces = from === "" ? byteLength(s) + 1 : s.split(from).length - 1;
+  rt.checkSize(s.length + pieces * to.length);
   if (from !== "") return s.split(from).join(to);
   // An empty needle inserts `to` around every byte, which splits multi-byte characters.
   if (isAscii(s)) return to + Array.from(s, (c) => c + to).join("");
@@ -133,6 +136,7 @@ const indent: Builtin = (a, rt) => {
   const s = strOf(input);
   const lines = s === "" ? [] : s.split("\n");
   if (s.endsWith("\n")) lines.pop();
+  rt.checkSize(s.length + (lines.length + 1) * pad.length);
   let out = "";
   for (const line of lines) {
     if (out !== "") out += "\n";

@@ -63,3 +63,14 @@ describe("llamacpp context conversion (node-llama-cpp's addon)", () => {
     same("{{ x }}|{{ x|length }}", { x: "a\ud800b" });
   });
 });
+
+describe("llamacpp limits", () => {
+  it("refuses a string beyond the output limit where a builtin would build it, at the node", () => {
+    // Built first, the first two would exceed what a JS string can hold (a RangeError, not an error at a node).
+    for (const t of ["{{ ('a' * 1000000).replace('a', 'b' * 1000) }}", "{{ ('a\\n' * 1000000)|indent('x' * 1000) }}", "{{ 'ab' * 100000000 }}", "{{ range(100000000)|length }}"]) {
+      const r = render(new TemplateDocument(t), parseJson("{}") as PyDict, { dialect: llamacpp_0_5_0 });
+      assert.ok(r.error && r.error.code.startsWith("limit/"), `${t}: ${r.error?.code}`);
+      assert.ok(r.error.start >= 3, "located in the template");
+    }
+  });
+});
