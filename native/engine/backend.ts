@@ -85,6 +85,8 @@ export function loadBackend(options: BackendOptions = {}): { addon: EngineAddon;
   if (error !== null) throw new EngineError("backend_unavailable", `cannot load llama.cpp from ${libDirs[0]}: ${error}`);
   const addon = requireAddon<EngineAddon>("cts_engine.node");
   addon.init(libDirs, options.verbose ?? process.env.CTS_LLAMA_LOG !== undefined);
+  // stop native threads before exit() destroys llama.cpp's static state under a running decode
+  process.once("exit", () => addon.shutdown());
   const devices = addon.devices();
   if (kind === "cuda" && !devices.some((d) => d.type === "gpu")) {
     // the CUDA build's CPU backends still run; say why the GPU is not used

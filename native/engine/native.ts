@@ -57,6 +57,7 @@ export interface NativeChatTemplates {
 
 export interface EngineAddon {
   init(libDirs: string[], verbose: boolean): void;
+  shutdown(): void;
   devices(): Device[];
   Engine: new () => NativeEngine;
   createChatTemplates(source: string, bosText: string, eosText: string): Promise<NativeChatTemplates>;

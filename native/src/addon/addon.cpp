@@ -71,6 +71,9 @@ private:
 
 using JsFn = std::function<void(Napi::Env)>;
 
+// Set by shutdown(), at process exit: workers then stop touching N-API.
+std::atomic<bool> g_exiting{ false };
+
 // Runs closures on the JS thread, from any thread. Lives for one request.
 class JsQueue {
 public:
@@ -78,6 +81,9 @@ public:
         : tsfn_(Napi::ThreadSafeFunction::New(env, Napi::Function::New(env, [](const Napi::CallbackInfo &) {}), name, 0, 1)) {}
 
     void call(JsFn fn) {
+        if (g_exiting.load()) {
+            return;
+        }
         auto * f = new JsFn(std::move(fn));
         const napi_status status = tsfn_.BlockingCall(f, [](Napi::Env env, Napi::Function, JsFn * g) {
             (*g)(env);
@@ -465,6 +471,24 @@ private:
     std::shared_ptr<EngineState> state_;
 };
 
+void stop_all_engines() {
+    std::vector<EngineState *> states;
+    {
+        std::lock_guard<std::mutex> lock(g_states_mutex);
+        states.assign(g_states.begin(), g_states.end());
+    }
+    for (auto * s : states) s->shutdown();
+}
+
+// shutdown(): aborts every generation and joins every worker, for the process's 'exit' event. It must
+// run before exit(): llama.cpp's and ggml's static objects are destroyed by exit handlers, and a worker
+// still decoding then crashes.
+Napi::Value shutdown(const Napi::CallbackInfo & info) {
+    g_exiting = true;
+    stop_all_engines();
+    return info.Env().Undefined();
+}
+
 // init(libDirs: string[], verbose: boolean): loads the ggml backends of those folders, once per process
 Napi::Value init_backend(const Napi::CallbackInfo & info) {
     if (!info[0].IsArray()) throw Napi::TypeError::New(info.Env(), "init(libDirs: string[], verbose: boolean)");
@@ -537,15 +561,10 @@ Napi::Object init_module(Napi::Env env, Napi::Object exports) {
     exports.Set("createChatTemplates", Napi::Function::New(env, create_chat_templates));
     exports.Set("parseChatOutput", Napi::Function::New(env, parse_chat_output));
     exports.Set("renderJinja", Napi::Function::New(env, render_jinja));
-    // at exit, stop generations and join the worker threads before llama.cpp's state goes away
-    env.AddCleanupHook([] {
-        std::vector<EngineState *> states;
-        {
-            std::lock_guard<std::mutex> lock(g_states_mutex);
-            states.assign(g_states.begin(), g_states.end());
-        }
-        for (auto * s : states) s->shutdown();
-    });
+    exports.Set("shutdown", Napi::Function::New(env, shutdown));
+    // a worker thread's environment ending: stop its engines' threads (the main thread's exit goes through
+    // shutdown(), since process.exit() reaches exit() without running these hooks)
+    env.AddCleanupHook(stop_all_engines);
     return exports;
 }
 
