@@ -4,7 +4,7 @@
 import type { Dialect } from "../dialects/dialect";
 import { TemplateDocument } from "../document";
 import { render } from "../interpreter/render";
-import { CHECK_NOW } from "./scenarios";
+import { CHECK_LIMITS, CHECK_NOW } from "./scenarios";
 
 export type SampleResult = { out: string } | { error: string };
 
@@ -17,7 +17,7 @@ export function sampleRender(dialect: Dialect, source: string, value?: unknown):
   const key = value === undefined ? source : `${source}\u0000${JSON.stringify(value)}`;
   let r = byDialect.get(key);
   if (!r) {
-    const res = render(new TemplateDocument(source), value === undefined ? {} : { v: value }, { dialect, now: CHECK_NOW });
+    const res = render(new TemplateDocument(source), value === undefined ? {} : { v: value }, { dialect, now: CHECK_NOW, limits: CHECK_LIMITS });
     r = res.error ? { error: res.error.message } : { out: res.output };
     byDialect.set(key, r);
   }

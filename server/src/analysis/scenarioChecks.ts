@@ -28,7 +28,11 @@ export function scenarioFindings(doc: TemplateDocument, reference: Dialect, engi
     const base = { engine: engine.engine, scenarios: [s.name] };
     if (engine === reference) {
       // The template refuses that input in the reference itself: worth knowing, not an incompatibility.
-      if (a.error) out.push({ ...base, ...at(doc, a.error), code: `${engine.engine}/throws`, severity: "information", message: `${eng} throws here: ${firstLine(a.error.message)}` });
+      if (a.error?.code.startsWith("limit/")) {
+        out.push({ ...base, ...at(doc, a.error), code: "compat/check-limit", severity: "information", message: `The engine checks stop rendering here: ${firstLine(a.error.message)}` });
+      } else if (a.error) {
+        out.push({ ...base, ...at(doc, a.error), code: `${engine.engine}/throws`, severity: "information", message: `${eng} throws here: ${firstLine(a.error.message)}` });
+      }
       continue;
     }
     const b = renderScenario(doc, engine, s);

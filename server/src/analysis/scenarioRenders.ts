@@ -4,7 +4,7 @@ import type { Dialect } from "../dialects/dialect";
 import type { TemplateDocument } from "../document";
 import { render, type RenderResult } from "../interpreter/render";
 import { withUsageStats } from "./caps/usage";
-import { CHECK_NOW, scenarioContext, type Scenario } from "./scenarios";
+import { CHECK_LIMITS, CHECK_NOW, scenarioContext, type Scenario } from "./scenarios";
 
 const cache = new WeakMap<TemplateDocument, Map<Dialect, Map<Scenario, RenderResult>>>();
 
@@ -14,6 +14,6 @@ export function renderScenario(doc: TemplateDocument, dialect: Dialect, scenario
   let byScenario = byDialect.get(dialect);
   if (!byScenario) byDialect.set(dialect, (byScenario = new Map()));
   let r = byScenario.get(scenario);
-  if (!r) byScenario.set(scenario, (r = render(doc, scenarioContext(scenario), { dialect: withUsageStats(dialect), now: CHECK_NOW })));
+  if (!r) byScenario.set(scenario, (r = render(doc, scenarioContext(scenario), { dialect: withUsageStats(dialect), now: CHECK_NOW, limits: CHECK_LIMITS })));
   return r;
 }

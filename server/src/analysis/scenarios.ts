@@ -25,3 +25,9 @@ export function scenarioContext(s: Scenario): PyDict {
 
 /** Every check renders at this instant, so `strftime_now` never makes engines look different. */
 export const CHECK_NOW: WallClock = { year: 2026, month: 1, day: 15, hour: 9, minute: 30, second: 0, microsecond: 0 };
+
+/**
+ * The step budget of a check's render: about fifty renders run per keystroke, so a runaway loop must
+ * stop early. Ten times what the most expensive corpus template × scenario needs.
+ */
+export const CHECK_LIMITS = { steps: 200_000 };

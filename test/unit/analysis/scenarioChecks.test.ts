@@ -71,6 +71,12 @@ describe("engine checks by rendering the scenarios", () => {
     assert.ok(renders.every((f) => f.scenarios.every((s) => s === "typed")), "nothing is reported for the scenario both render alike");
   });
 
+  it("a runaway loop stops at the checks' step budget: one note, no engine blamed", () => {
+    const { findings } = check("{% for i in range(100000) %}{% for j in range(100000) %}.{% endfor %}{% endfor %}", [scenario("plain", user("x"))]);
+    assert.deepEqual(findings.map((f) => [f.code, f.severity]), [["compat/check-limit", "information"]]);
+    assert.match(findings[0].message, /^The engine checks stop rendering here: step budget of 200000 exceeded/);
+  });
+
   it("reports nothing for a template every engine renders alike", () => {
     const { findings } = check("{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}", [scenario("plain", user("x"))]);
     assert.deepEqual(findings, []);

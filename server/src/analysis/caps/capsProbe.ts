@@ -10,7 +10,7 @@ import type { Dialect } from "../../dialects/dialect";
 import type { TemplateDocument } from "../../document";
 import type { CauseCode } from "../../interpreter/errors";
 import { render } from "../../interpreter/render";
-import { CHECK_NOW } from "../scenarios";
+import { CHECK_LIMITS, CHECK_NOW } from "../scenarios";
 import { recordingUsage, Usage, withUsageStats } from "./usage";
 
 /** caps::to_map(), with llama.cpp's names and defaults (caps.h). */
@@ -124,7 +124,7 @@ export function probeCaps(doc: TemplateDocument, dialect: Dialect, options: { nu
     const usage = new Usage();
     probes.push(probe);
     const context = { messages, tools: tools ?? [], bos_token: "", eos_token: "", add_generation_prompt: true, ...extra };
-    const r = recordingUsage(usage, () => render(doc, context, { dialect: instrumented, now: CHECK_NOW }));
+    const r = recordingUsage(usage, () => render(doc, context, { dialect: instrumented, now: CHECK_NOW, limits: CHECK_LIMITS }));
     if (r.error) errors.push({ probe, start: r.error.start, end: r.error.end, code: r.error.code, message: r.error.message });
     return { success: r.error === null, output: r.output, usage };
   };

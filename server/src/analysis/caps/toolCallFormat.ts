@@ -9,7 +9,7 @@
 import type { Dialect } from "../../dialects/dialect";
 import type { TemplateDocument } from "../../document";
 import { render } from "../../interpreter/render";
-import { CHECK_NOW } from "../scenarios";
+import { CHECK_LIMITS, CHECK_NOW } from "../scenarios";
 import type { Caps } from "./capsProbe";
 import { withUsageStats } from "./usage";
 import { diffSplit, pruneWhitespaceSegments, segmentize, trimLeadingWhitespace, trimWhitespace, type DiffSplit } from "./diffSplit";
@@ -110,7 +110,7 @@ class Analysis {
     const context: Record<string, unknown> = { messages: this.normalize(p.messages), bos_token: "", eos_token: "", enable_thinking: p.enableThinking };
     if (p.tools.length) context.tools = p.tools;
     if (p.addGenerationPrompt) context.add_generation_prompt = true;
-    const r = render(this.doc, context, { dialect: this.dialect, now: CHECK_NOW });
+    const r = render(this.doc, context, { dialect: this.dialect, now: CHECK_NOW, limits: CHECK_LIMITS });
     return r.error ? null : r.output;
   }
 
