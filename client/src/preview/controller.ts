@@ -11,7 +11,7 @@ import { engineView, type TokenCount } from "./model/engineView";
 import { chunkAt } from "./model/provenance";
 import { scenarioInfo, type Scenario } from "./model/scenarios";
 import type { SpecialTokenSet } from "./model/specialTokens";
-import { parseWebviewMessage, type HostMessage, type PreviewOptions, type PreviewState, type WebviewMessage } from "./protocol";
+import { parseWebviewMessage, type HostMessage, type ModelOutputView, type PreviewOptions, type PreviewState, type WebviewMessage } from "./protocol";
 
 export interface PreviewTransport {
   post(message: HostMessage): void;
@@ -26,6 +26,21 @@ export interface PreviewHost {
   saveScenario(suggestedName: string, json: string): void;
   /** A message from the webview that was dropped, and why. */
   log(message: string): void;
+  /** The model output pane's buttons (Test Template Against Model). */
+  runModel?(mode: ModelOutputView["mode"]): void;
+  stopModel?(): void;
+}
+
+/** What a model test renders and sends: the previewed template, and the context of the chosen scenario and options. */
+export interface ModelInput {
+  uri: string;
+  name: string;
+  text: string;
+  doc: TemplateDocument;
+  scenario: string;
+  context: PyDict;
+  /** Why the extra variables were left out, or null. */
+  problem: string | null;
 }
 
 export interface Tokenizer {
@@ -85,6 +100,7 @@ export class PreviewController {
   private tokenizer: { model: ModelBinding; loading: Promise<Tokenizer>; failure: string | null } | null = null;
   private readonly counts = new Map<string, number | "counting">();
   private readonly subscription: { dispose(): void };
+  private modelOutput: ModelOutputView | null = null;
 
   constructor(private readonly o: ControllerOptions) {
     this.scenarios = o.scenarios;
@@ -110,6 +126,25 @@ export class PreviewController {
 
   get templateUri(): string | null {
     return this.template?.uri ?? null;
+  }
+
+  /**
+   * The template and context the preview renders now; null before a template is shown. `model`: whose
+   * bos/eos texts fill in what the options and scenario leave open (the served model's, for a model test).
+   */
+  modelInput(model?: ModelTokens): ModelInput | null {
+    const t = this.template;
+    if (!t) return null;
+    if (this.doc?.text !== t.text) this.doc = new TemplateDocument(t.text);
+    const { context, problem } = buildContext(this.scenarioContext, this.options, model ?? t.model);
+    const scenario = this.scenarios.find((s) => s.id === this.scenarioId)?.name ?? "";
+    return { uri: t.uri, name: t.name, text: t.text, doc: this.doc, scenario, context, problem };
+  }
+
+  /** Shows (or updates) the model output pane. */
+  showModelOutput(view: ModelOutputView): void {
+    this.modelOutput = view;
+    this.o.transport.post({ type: "modelOutput", output: view });
   }
 
   setScenarios(list: Scenario[]): void {
@@ -264,6 +299,7 @@ export class PreviewController {
     switch (m.type) {
       case "ready":
         this.postState();
+        if (this.modelOutput) this.o.transport.post({ type: "modelOutput", output: this.modelOutput });
         return this.publish();
       case "selectScenario":
         return this.selectScenario(m.id);
@@ -290,6 +326,10 @@ export class PreviewController {
         const s = this.scenarios.find((x) => x.id === this.scenarioId);
         return this.o.host.saveScenario(`${s?.name ?? "scenario"}-copy`, scenarioFromCurrent(this.scenarioContext, this.options));
       }
+      case "runModel":
+        return this.o.host.runModel?.(m.mode);
+      case "stopModel":
+        return this.o.host.stopModel?.();
     }
   }
 

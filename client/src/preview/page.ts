@@ -46,6 +46,7 @@ export function previewPage(r: PageResources): string {
 </header>
 <div id="context-problem" hidden></div>
 <div id="message" hidden></div>
+<section id="model-output" hidden></section>
 <main id="engines"></main>
 <script nonce="${nonce}" src="${attr(r.scriptUri)}"></script>
 </body>

@@ -38,6 +38,11 @@ export class PreviewPanel {
   /** Model files already reported as unusable, so switching editors does not repeat the warning. */
   private readonly reported = new Set<string>();
 
+  /** The open preview's controller (Test Template Against Model fills its model output pane). */
+  static get controller(): PreviewController | undefined {
+    return PreviewPanel.current?.controller;
+  }
+
   /** Opens the preview for `doc`, or points the open one at it. */
   static show(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, doc: vscode.TextDocument): void {
     if (PreviewPanel.current) {
@@ -186,6 +191,9 @@ export class PreviewPanel {
       },
       saveScenario: (suggested, json) => void this.saveScenario(suggested, json),
       log: (message) => this.log.warn(message),
+      // the model output pane's buttons run the commands of client/src/testAgainstModel
+      runModel: (mode) => void vscode.commands.executeCommand(mode === "chat" ? "chatTemplate.testTemplateAgainstModelAsChat" : "chatTemplate.testTemplateAgainstModel"),
+      stopModel: () => void vscode.commands.executeCommand("chatTemplate.stopModelTest"),
     };
   }
 

@@ -90,9 +90,34 @@ export interface PreviewUpdate {
   engines: EngineView[];
 }
 
+/** What llama.cpp's parser lifted out of the model's output. */
+export interface ParsedOutput {
+  content: string;
+  reasoning: string;
+  toolCalls: { name: string; arguments: string }[];
+}
+
+/** "Test Template Against Model": the model's answer to the rendered prompt (completion) or to the scenario (chat). */
+export interface ModelOutputView {
+  mode: "completion" | "chat";
+  status: "running" | "done" | "error" | "cancelled";
+  model: string;
+  /** The generated text as it is (completion); null for chat, whose API returns only the parsed message. */
+  raw: string | null;
+  parsed: ParsedOutput | null;
+  /** Why the run failed, or why there is no parse. */
+  error: string | null;
+  finishReason: string | null;
+  tokensPerSecond: number | null;
+  acceptance: number | null;
+  /** Where the prompt came from (which template, which scenario). */
+  note: string;
+}
+
 export type HostMessage =
   | { type: "state"; state: PreviewState }
   | { type: "update"; update: PreviewUpdate }
+  | { type: "modelOutput"; output: ModelOutputView }
   | { type: "error"; message: string };
 
 export type WebviewMessage =
@@ -106,7 +131,9 @@ export type WebviewMessage =
   | { type: "reveal"; engine: string; offset: number }
   | { type: "revealError"; engine: string }
   | { type: "copy"; engine: string }
-  | { type: "newScenario" };
+  | { type: "newScenario" }
+  | { type: "runModel"; mode: ModelOutputView["mode"] }
+  | { type: "stopModel" };
 
 export type Parsed<T> = { ok: true; message: T } | { ok: false; reason: string };
 
@@ -137,11 +164,14 @@ const WEBVIEW_FIELDS: Record<WebviewMessage["type"], Record<string, Check>> = {
   revealError: { engine: isString },
   copy: { engine: isString },
   newScenario: {},
+  runModel: { mode: (v) => v === "completion" || v === "chat" },
+  stopModel: {},
 };
 
 const HOST_FIELDS: Record<HostMessage["type"], Record<string, Check>> = {
   state: { state: (v) => isObject(v) && Array.isArray(v.scenarios) && Array.isArray(v.engines) && isObject(v.options) },
   update: { update: (v) => isObject(v) && Number.isSafeInteger(v.version) && Array.isArray(v.engines) },
+  modelOutput: { output: (v) => isObject(v) && typeof v.mode === "string" && typeof v.status === "string" && typeof v.note === "string" },
   error: { message: isString },
 };
 

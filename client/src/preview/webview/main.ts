@@ -3,6 +3,7 @@
 // and sends the user's actions back. Updates replace only the engine columns, so the page keeps its
 // scroll position; the position also survives the webview being reloaded (setState).
 import { parseHostMessage, type OptionKey, type PreviewState, type PreviewUpdate, type WebviewMessage } from "../protocol";
+import { modelOutputHtml } from "./modelOutput";
 import { enginesHtml, engineToggles, optionValue, scenarioOptions, triStateOptions } from "./view";
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; setState(s: unknown): void; getState(): unknown };
@@ -61,6 +62,13 @@ window.addEventListener("message", (event: MessageEvent) => {
     $("message").hidden = true;
     return renderEngines();
   }
+  if (m.type === "modelOutput") {
+    const pane = $("model-output");
+    pane.innerHTML = modelOutputHtml(m.output);
+    pane.dataset.status = m.output.status;
+    pane.hidden = false;
+    return;
+  }
   $("message").textContent = m.message;
   $("message").hidden = false;
 });
@@ -84,6 +92,8 @@ document.addEventListener("click", (event) => {
     if (action.dataset.action === "copy") post({ type: "copy", engine });
     else if (action.dataset.action === "reveal-error") post({ type: "revealError", engine });
     else if (action.dataset.action === "new-scenario") post({ type: "newScenario" });
+    else if (action.dataset.action === "run-model") post({ type: "runModel", mode: action.dataset.mode === "chat" ? "chat" : "completion" });
+    else if (action.dataset.action === "stop-model") post({ type: "stopModel" });
     return;
   }
   const pre = el.closest<HTMLElement>("pre.output");
