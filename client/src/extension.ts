@@ -2,12 +2,16 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
+import { registerEndpoint } from "./endpoint/register";
+import type { EndpointService } from "./endpoint/service";
 import { registerPreview } from "./preview/register";
 
 let client: LanguageClient | undefined;
+let endpoint: EndpointService | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   registerPreview(context);
+  endpoint = registerEndpoint(context);
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -25,5 +29,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 }
 
 export async function deactivate(): Promise<void> {
-  await client?.stop();
+  // the endpoint process stops with the window (its stdin pipe takes it down if this process is killed)
+  await Promise.all([client?.stop(), endpoint?.dispose()]);
 }

@@ -1,0 +1,160 @@
+// "Test Template Against Model" without VS Code: the preview's template and scenario → the prompt Jinja2
+// renders → /v1/completions on a real endpoint (demo models) → raw output and llama.cpp's parse of it;
+// and the same scenario as a chat request.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
+import { EndpointClient } from "../../../client/src/endpoint/http";
+import { PreviewController } from "../../../client/src/preview/controller";
+import { dialectEngines } from "../../../client/src/preview/engines/engine";
+import { builtinScenarios } from "../../../client/src/preview/model/scenarios";
+import type { HostMessage, ModelOutputView } from "../../../client/src/preview/protocol";
+import { chatRequestOf, renderPrompt } from "../../../client/src/testAgainstModel/prompt";
+import { runModelTest, type ModelTest } from "../../../client/src/testAgainstModel/run";
+import { postJson, startEndpoint, type EndpointProcess } from "../../helpers/endpoint";
+
+const root = join(__dirname, "../../..");
+const BUILTIN = builtinScenarios(readFileSync(join(root, "templates/scenarios.json"), "utf8"));
+const NOW = { year: 2026, month: 1, day: 15, hour: 9, minute: 30, second: 0, microsecond: 0 };
+const QWEN3_TOKENS = { bosToken: "", eosToken: "<|im_end|>" };
+
+let endpoint: EndpointProcess;
+before(async () => {
+  endpoint = await startEndpoint();
+});
+after(() => endpoint.stop());
+
+/** The preview controller showing `text` with `scenario` (a fake webview transport), as the command finds it. */
+function preview(text: string, scenario: string) {
+  const posted: HostMessage[] = [];
+  let listener: (raw: unknown) => void = () => {};
+  const c = new PreviewController({
+    transport: { post: (m) => posted.push(m), onMessage: (l) => ((listener = l), { dispose() {} }) },
+    host: { reveal() {}, copy() {}, saveScenario() {}, log() {} },
+    engines: dialectEngines(),
+    scenarios: BUILTIN,
+    debounceMs: 10,
+    clock: () => NOW,
+  });
+  c.showTemplate({ uri: "file:///t.jinja", name: "t.jinja", text, model: null });
+  listener({ type: "selectScenario", id: `built-in:${scenario}` });
+  return { c, posted, send: (raw: unknown) => listener(raw) };
+}
+
+function modelTest(mode: ModelTest["mode"], scenario: string, maxTokens = 24): ModelTest {
+  const { c } = preview(QWEN3_CHAT_TEMPLATE, scenario);
+  const input = c.modelInput(QWEN3_TOKENS)!;
+  c.dispose();
+  const prompt = renderPrompt(input.doc, input.context, NOW);
+  assert.ok(prompt.ok);
+  return { mode, model: "demo-random", template: input.text, prompt: prompt.prompt, request: chatRequestOf(input.context), maxTokens, note: "test" };
+}
+
+describe("the prompt and the chat request of a scenario", () => {
+  test("the prompt is the preview's Jinja2 render, with the served model's bos/eos where the scenario sets none", () => {
+    const { c } = preview("{{ bos_token }}{% for m in messages %}[{{ m.role }}] {{ m.content }}{% endfor %}{{ eos_token }}", "basic");
+    const withModel = renderPrompt(c.modelInput(QWEN3_TOKENS)!.doc, c.modelInput(QWEN3_TOKENS)!.context);
+    const withoutModel = renderPrompt(c.modelInput()!.doc, c.modelInput()!.context);
+    c.dispose();
+    assert.deepEqual(withModel, { ok: true, prompt: "[system] You are a helpful assistant.[user] Hello! What is 2+2?<|im_end|>" });
+    assert.ok(withoutModel.ok && withoutModel.prompt.startsWith("<|bos|>"), "the preview's defaults otherwise");
+  });
+
+  test("a template that fails to render says where", () => {
+    const { c } = preview("line one\n{{ messages[0].content | nosuchfilter }}", "basic");
+    const r = renderPrompt(c.modelInput()!.doc, c.modelInput()!.context);
+    c.dispose();
+    assert.equal(r.ok, false);
+    assert.match(!r.ok ? r.message : "", /^the template does not render \(line 2, column \d+\): .*nosuchfilter/);
+  });
+
+  test("messages, tools and add_generation_prompt as they are; other variables as template kwargs; bos/eos left to the model", () => {
+    const { c, send } = preview(QWEN3_CHAT_TEMPLATE, "thinking-disabled");
+    send({ type: "setOption", key: "extraVariables", value: '{"date_string": "15 Jan 2026"}' });
+    const r = chatRequestOf(c.modelInput()!.context);
+    assert.deepEqual(Object.keys(r), ["messages", "add_generation_prompt", "chat_template_kwargs"]);
+    assert.deepEqual(r.chat_template_kwargs, { enable_thinking: false, date_string: "15 Jan 2026" });
+    assert.equal(r.add_generation_prompt, true);
+    c.selectScenario("built-in:tools-offered");
+    assert.equal(chatRequestOf(c.modelInput()!.context).tools!.length, 1);
+    c.dispose();
+  });
+});
+
+describe("a model test run", { timeout: 120_000 }, () => {
+  const client = () => new EndpointClient({ url: endpoint.url });
+
+  test("completion: the raw output streams in, then llama.cpp's parse of it (as /chat/parse reads it)", async () => {
+    const t = modelTest("completion", "tools-offered");
+    assert.ok(t.prompt.includes("<tools>") && t.prompt.endsWith("<|im_start|>assistant\n"));
+    const views: ModelOutputView[] = [];
+    const final = await runModelTest(client(), t, new AbortController().signal, (v) => views.push(v));
+    assert.equal(views[0].status, "running");
+    assert.equal(views[0].raw, "");
+    const raws = views.map((v) => v.raw!);
+    assert.ok(raws.every((r, i) => i === 0 || r.startsWith(raws[i - 1])), "the raw text only grows");
+    assert.deepEqual(views.at(-1), final);
+    assert.equal(final.status, "done");
+    assert.equal(final.error, null);
+    assert.ok(final.raw!.length > 0);
+    assert.ok(final.finishReason === "length" || final.finishReason === "stop");
+    assert.ok(final.tokensPerSecond! > 0);
+    const direct = await postJson(`${endpoint.url}/chat/parse`, { ...t.request, text: final.raw, chat_template: t.template, partial: final.finishReason === "length" });
+    assert.deepEqual(final.parsed, {
+      content: direct.json.content,
+      reasoning: direct.json.reasoning_content,
+      toolCalls: direct.json.tool_calls.map((c: any) => ({ name: c.function.name, arguments: c.function.arguments })),
+    });
+  });
+
+  test("chat: the served template renders the scenario; the parsed message streams, there is no raw text", async () => {
+    const views: ModelOutputView[] = [];
+    const final = await runModelTest(client(), modelTest("chat", "multi-turn", 16), new AbortController().signal, (v) => views.push(v));
+    assert.equal(final.status, "done", final.error ?? "");
+    assert.equal(final.raw, null);
+    assert.ok(final.parsed!.content.length + final.parsed!.reasoning.length > 0);
+    assert.ok(views.length > 2);
+  });
+
+  test("an error from the endpoint ends the run with its message", async () => {
+    const final = await runModelTest(client(), modelTest("completion", "basic", 5000), new AbortController().signal, () => {});
+    assert.equal(final.status, "error");
+    assert.match(final.error!, /400 input length and max_tokens exceed context limit/);
+  });
+
+  test("stopping ends the run as cancelled, keeping what came", async () => {
+    const controller = new AbortController();
+    const final = await runModelTest(client(), modelTest("completion", "basic", 3000), controller.signal, (v) => {
+      if (v.raw) controller.abort();
+    });
+    assert.equal(final.status, "cancelled");
+    assert.equal(final.error, null);
+    assert.ok(final.raw!.length > 0);
+  });
+
+  test("a server without /chat/parse (an external one): the raw output, and a note instead of the parse", async () => {
+    // forwards everything to the real endpoint except the parse route, as vLLM or llama-server would lack it
+    const proxy: Server = createServer((req, res) => {
+      if (req.url === "/chat/parse") return void res.writeHead(404, { "content-type": "application/json" }).end('{"error": {"message": "Not Found"}}');
+      const upstream = request(endpoint.url + req.url, { method: req.method, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode!, r.headers);
+        r.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    try {
+      const final = await runModelTest(new EndpointClient({ url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` }), modelTest("completion", "basic", 8), new AbortController().signal, () => {});
+      assert.equal(final.status, "done");
+      assert.ok(final.raw!.length > 0);
+      assert.equal(final.parsed, null);
+      assert.match(final.error!, /no \/chat\/parse/);
+    } finally {
+      proxy.close();
+    }
+  });
+});
