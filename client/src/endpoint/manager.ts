@@ -115,11 +115,6 @@ export class EndpointManager {
     return this.settled();
   }
 
-  async restart(spec: LaunchSpec): Promise<EndpointState> {
-    await this.stop();
-    return this.start(spec);
-  }
-
   async stop(): Promise<void> {
     clearTimeout(this.restartTimer);
     const run = this.run;
