@@ -37,7 +37,10 @@ export class ChatTemplate {
   }
 }
 
-/** Splits model output into content, reasoning and tool calls the way llama-server does for this prompt's format. */
+/**
+ * Splits model output into content, reasoning and tool calls the way llama-server does for this prompt's format.
+ * After a prefill, only what the model wrote counts, as llama-server streams it.
+ */
 export function parseChatOutput(text: string, prompt: ChatPrompt, options: { partial?: boolean; backend?: BackendOptions } = {}): Promise<ParsedMessage> {
   const { addon } = loadBackend(options.backend);
   return native(addon.parseChatOutput(text, options.partial ?? false, prompt));

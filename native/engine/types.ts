@@ -157,6 +157,7 @@ export interface ChatPrompt {
   /** Serialized parser for parseChatOutput. */
   parser: string;
   reasoningFormat: string;
+  /** The prompt ends inside a trailing assistant message (a prefill): parsed output leaves that text out. */
   isContinuation: boolean;
   supportsThinking: boolean;
   thinkingStartTag: string;

@@ -87,6 +87,8 @@ export interface PairOptions {
   draftVocab?: Vocab;
   /** Bias the target toward opening tool calls (see withToolCalls). */
   toolCalls?: boolean;
+  /** The target's tokenizer.chat_template instead of Qwen3's. */
+  chatTemplate?: string;
 }
 
 export function writeRandomPair(dir: string, name = "random", options: PairOptions = {}): PairFiles {
@@ -96,7 +98,7 @@ export function writeRandomPair(dir: string, name = "random", options: PairOptio
   const draftShape = { ...RANDOM_DRAFT, ...options.draft };
   const files = { kind: "random" as const, target: join(dir, `${name}-target.gguf`), draft: join(dir, `${name}-draft.gguf`), blockSize: draftShape.blockSize };
   const targetWeights = randomWeights(seed, TARGET.nEmbd);
-  const t = qwen3Model("random test target", TARGET, vocab, QWEN3_CHAT_TEMPLATE, options.toolCalls ? withToolCalls(targetWeights, vocab, TARGET.nEmbd) : targetWeights);
+  const t = qwen3Model("random test target", TARGET, vocab, options.chatTemplate ?? QWEN3_CHAT_TEMPLATE, options.toolCalls ? withToolCalls(targetWeights, vocab, TARGET.nEmbd) : targetWeights);
   writeGGUF(files.target, t.metadata, t.tensors);
   const d = dflashModel("random test draft", draftShape, options.draftVocab ?? vocab, randomWeights(seed + 1000, draftShape.nEmbd));
   writeGGUF(files.draft, d.metadata, d.tensors);

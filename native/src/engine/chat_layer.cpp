@@ -7,6 +7,9 @@
 #include "jinja/runtime.h"
 #include "jinja/value.h"
 #include "json.h"
+#include "llama.h"
+
+#include <type_traits>
 
 namespace cts {
 
@@ -24,6 +27,41 @@ const char * trigger_type_name(common_grammar_trigger_type t) {
 
 [[noreturn]] void bad_request(const std::string & why) { throw EngineError(ErrorCode::InvalidArgument, why); }
 
+// obj[key] as a string or boolean, `def` when absent or null; common_json's own type error names neither
+// the field nor the type wanted.
+template <typename T>
+T field(const common_json & obj, const std::string & key, T def, const std::string & where = "") {
+    if (!obj.is_object() || !obj.contains(key) || obj.at(key).is_null()) {
+        return def;
+    }
+    const common_json & v = obj.at(key);
+    constexpr bool is_bool = std::is_same<T, bool>::value;
+    if (is_bool ? !v.is_boolean() : !v.is_string()) {
+        bad_request("'" + where + key + "' must be " + (is_bool ? "a boolean" : "a string"));
+    }
+    return v.get<T>();
+}
+
+common_reasoning_format reasoning_format_named(const std::string & name) {
+    try {
+        return common_reasoning_format_from_name(name);
+    } catch (const std::runtime_error &) {
+        bad_request("reasoning_format must be \"none\", \"auto\", \"deepseek\" or \"deepseek-legacy\", got \"" + name + "\"");
+    }
+}
+
+// Why template text does not parse, in llama.cpp's words: its lexer and parser exceptions carry the
+// position (a caret under the source), the parser's plain runtime errors only the message.
+std::string parse_error(const std::string & source) {
+    try {
+        jinja::lexer lexer;
+        jinja::parse_from_tokens(lexer.tokenize(source));
+    } catch (const std::exception & e) {
+        return e.what();
+    }
+    return "";
+}
+
 // tool_choice as OpenAI sends it: "auto" | "none" | "required" | {"type": "function", "function": {"name"}}.
 // A named choice keeps only that tool and requires a call, which llama.cpp enforces with its grammar.
 common_chat_tool_choice resolve_tool_choice(const common_json & body, common_json & tools) {
@@ -38,16 +76,15 @@ common_chat_tool_choice resolve_tool_choice(const common_json & body, common_jso
         }
         return common_chat_tool_choice_parse_oaicompat(s);
     }
-    const std::string name = choice.is_object() && choice.contains("function") && choice.at("function").is_object()
-                                 ? choice.at("function").value("name", std::string())
-                                 : std::string();
+    const std::string name = choice.is_object() && choice.contains("function") ? field<std::string>(choice.at("function"), "name", "", "tool_choice.function.")
+                                                                               : std::string();
     if (name.empty()) {
         bad_request("tool_choice object must be {\"type\": \"function\", \"function\": {\"name\": NAME}}");
     }
     common_json kept = common_json::array();
     for (size_t i = 0; tools.is_array() && i < tools.size(); i++) {
         const common_json & t = tools.at(i);
-        if (t.contains("function") && t.at("function").is_object() && t.at("function").value("name", std::string()) == name) {
+        if (t.contains("function") && field<std::string>(t.at("function"), "name", "", "tools[" + std::to_string(i) + "].function.") == name) {
             kept.push_back(t);
         }
     }
@@ -68,7 +105,7 @@ void check_messages(const common_json & messages) {
         if (!msg.is_object()) {
             bad_request("messages[" + std::to_string(i) + "] must be an object");
         }
-        const std::string role = msg.value("role", std::string());
+        const std::string role = field<std::string>(msg, "role", "", "messages[" + std::to_string(i) + "].");
         if (role != "assistant" && !msg.contains("content")) {
             bad_request("messages[" + std::to_string(i) + "]: all non-assistant messages must contain 'content'");
         }
@@ -86,7 +123,7 @@ void check_messages(const common_json & messages) {
             bad_request("messages[" + std::to_string(i) + "].content must be a string or an array");
         }
         for (size_t j = 0; j < content.size(); j++) {
-            if (content.at(j).value("type", std::string()) != "text") {
+            if (field<std::string>(content.at(j), "type", "", "messages[" + std::to_string(i) + "].content[" + std::to_string(j) + "].") != "text") {
                 bad_request("messages[" + std::to_string(i) + "].content[" + std::to_string(j) + "]: only text parts are supported");
             }
         }
@@ -109,8 +146,23 @@ void ChatTemplates::init() {
     try {
         tmpls_.reset(common_chat_templates_init(model_, override_, bos_, eos_).release());
     } catch (const std::exception & e) {
-        throw EngineError(ErrorCode::Template, std::string("chat template does not parse: ") + e.what());
+        // common_chat_templates_init logs the parse error and rethrows a copy sliced to std::exception
+        // (`throw e;`), whose message is just "std::exception": parse the same text again for the real one
+        const std::string why = parse_error(parsed_source());
+        throw EngineError(ErrorCode::Template, "chat template does not parse: " + (why.empty() ? std::string(e.what()) : why));
     }
+}
+
+std::string ChatTemplates::parsed_source() const {
+    if (!override_.empty()) {
+        return override_;
+    }
+    // common_chat_templates_init's choice: the default template, else its tool_use variant (else ChatML, which parses)
+    const char * own = llama_model_chat_template(model_, nullptr);
+    if (own == nullptr || std::string(own).empty() || std::string(own) == "chatml") {
+        own = llama_model_chat_template(model_, "tool_use");
+    }
+    return own ? own : "";
 }
 
 std::map<std::string, bool> ChatTemplates::caps() {
@@ -148,7 +200,7 @@ ChatPrompt ChatTemplates::apply(const std::string & request_json) {
     }
     if (body.contains("response_format") && body.at("response_format").is_object()) {
         const common_json & rf = body.at("response_format");
-        const std::string type = rf.value("type", std::string());
+        const std::string type = field<std::string>(rf, "type", "", "response_format.");
         if (type == "json_object") {
             json_schema = rf.value("schema", common_json::object());
         } else if (type == "json_schema") {
@@ -175,8 +227,8 @@ ChatPrompt ChatTemplates::apply(const std::string & request_json) {
     inputs.tool_choice           = tool_choice;
     inputs.json_schema           = json_schema.is_null() ? "" : json_schema.dump(-1);
     inputs.grammar               = grammar;
-    inputs.parallel_tool_calls   = body.value("parallel_tool_calls", caps.at("supports_parallel_tool_calls"));
-    inputs.add_generation_prompt = body.value("add_generation_prompt", true);
+    inputs.parallel_tool_calls   = field(body, "parallel_tool_calls", caps.at("supports_parallel_tool_calls"));
+    inputs.add_generation_prompt = field(body, "add_generation_prompt", true);
     inputs.continue_final_message = body.contains("continue_final_message") ? common_chat_continuation_parse(body.at("continue_final_message"))
                                                                           : COMMON_CHAT_CONTINUATION_NONE;
     // llama-server's default --prefill-assistant: a trailing assistant message is continued, not closed
@@ -191,8 +243,12 @@ ChatPrompt ChatTemplates::apply(const std::string & request_json) {
     if (inputs.continue_final_message != COMMON_CHAT_CONTINUATION_NONE && inputs.add_generation_prompt) {
         bad_request("cannot set both add_generation_prompt and continue_final_message");
     }
-    const std::string reasoning_format = body.value("reasoning_format", std::string("deepseek"));
-    inputs.reasoning_format = common_reasoning_format_from_name(reasoning_format);
+    if (inputs.continue_final_message != COMMON_CHAT_CONTINUATION_NONE && !inputs.messages.empty() &&
+        inputs.messages.back().role == "assistant" && !inputs.messages.back().tool_calls.empty()) {
+        bad_request("cannot continue an assistant message that contains tool calls");
+    }
+    const std::string reasoning_format = field<std::string>(body, "reasoning_format", "deepseek");
+    inputs.reasoning_format = reasoning_format_named(reasoning_format);
     // llama-server's default: think when the template can (finding out renders the template)
     try {
         inputs.enable_thinking = common_chat_templates_support_enable_thinking(tmpls_.get());
@@ -271,7 +327,7 @@ ParsedMessage parse_chat_output(const std::string & text, bool is_partial, const
     common_chat_parser_params params;
     params.format            = (common_chat_format) prompt.format_id;
     params.generation_prompt = prompt.generation_prompt;
-    params.reasoning_format  = common_reasoning_format_from_name(prompt.reasoning_format.empty() ? "deepseek" : prompt.reasoning_format);
+    params.reasoning_format  = reasoning_format_named(prompt.reasoning_format.empty() ? "deepseek" : prompt.reasoning_format);
     params.is_continuation   = prompt.is_continuation;
     try {
         if (!prompt.parser.empty()) {
@@ -283,6 +339,18 @@ ParsedMessage parse_chat_output(const std::string & text, bool is_partial, const
     common_chat_msg msg;
     try {
         msg = common_chat_parse(text, is_partial, params);
+        if (prompt.is_continuation) {
+            // generation_prompt ends with the prefilled text, so the parser reads it as the start of the
+            // message. llama-server streams a continuation as deltas from the parse of no output
+            // (task_result_state, echo off): the prefill is the client's own text, not the model's.
+            const auto written = common_chat_msg_diff::compute_diffs(common_chat_parse("", true, params), msg);
+            msg.content.clear();
+            msg.reasoning_content.clear();
+            for (const auto & d : written) {
+                msg.content += d.content_delta;
+                msg.reasoning_content += d.reasoning_content_delta;
+            }
+        }
     } catch (const std::exception & e) {
         throw EngineError(ErrorCode::Template, std::string("model output does not parse: ") + e.what());
     }

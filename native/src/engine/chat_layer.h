@@ -68,6 +68,7 @@ public:
 
 private:
     void init();
+    std::string parsed_source() const;  // the text common_chat_templates_init parses
 
     const llama_model * model_;
     std::string override_, bos_, eos_;

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <optional>
 
 namespace cts {
@@ -433,8 +434,20 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
     for (llama_token t : p.prompt) {
         common_sampler_accept(smpl.get(), t, false);
     }
-    llama_token id = common_sampler_sample(smpl.get(), m.ctx, m.batch.n_tokens - 1);
-    common_sampler_accept(smpl.get(), id, true);
+    // Samples the batch's logits from index `first` on, verifying `drafted`. A complete grammar allows only
+    // the end of generation; when ignore_eos or a logit bias bans it, the sampler still picks a token and
+    // llama.cpp's grammar throws on accepting it.
+    auto sample = [&](int first, const std::vector<llama_token> & drafted) {
+        std::vector<int> idxs(drafted.size() + 1);
+        std::iota(idxs.begin(), idxs.end(), first);
+        try {
+            return common_sampler_sample_and_accept_n(smpl.get(), m.ctx, idxs, drafted);
+        } catch (const std::runtime_error & e) {
+            throw EngineError(ErrorCode::InvalidArgument,
+                              std::string("the grammar is complete but the end of generation is banned (ignore_eos or a logit bias): ") + e.what());
+        }
+    };
+    llama_token id = sample(m.batch.n_tokens - 1, {})[0];
     st.prompt_ms = ms_since(t_prompt);
     if (use_spec) {
         common_speculative_begin(m.spec.get(), 0, cache_);
@@ -520,12 +533,8 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
             st.draft_ms += ms_since(t0);
         }
         const int64_t t_sample = ggml_time_us();
-        std::vector<llama_token> ids;
-        if (draft.empty()) {
-            ids = { common_sampler_sample(smpl.get(), m.ctx, 0) };
-            common_sampler_accept(smpl.get(), ids[0], true);
-        } else {
-            ids = common_sampler_sample_and_accept_n(smpl.get(), m.ctx, draft);
+        const std::vector<llama_token> ids = sample(0, draft);
+        if (!draft.empty()) {
             const size_t n_acc = ids.size() - 1;
             common_speculative_accept(m.spec.get(), 0, (uint16_t) n_acc);
             st.draft_steps++;

@@ -123,10 +123,59 @@ describe("chat layer", () => {
     await bad({ messages: [{ role: "user", content: "x" }], tools: [weather], tool_choice: { type: "function", function: { name: "nope" } } }, /names function "nope", which is not in tools/);
     await bad({ messages: [{ role: "user", content: "x" }], tool_choice: "sometimes" }, /tool_choice must be/);
     await bad({ messages: [{ role: "user", content: "x" }], tools: [weather], grammar: "root ::= \"x\"" }, /custom grammar together with tools/);
+    // a field of the wrong type names the field (common_json's own error names neither it nor the type)
+    const x = [{ role: "user", content: "x" }];
+    await bad({ messages: [{ role: 3, content: "x" }] }, /^'messages\[0\]\.role' must be a string$/);
+    await bad({ messages: [{ role: "user", content: ["x"] }] }, /^messages\[0\]\.content\[0\]: only text parts are supported$/);
+    await bad({ messages: x, parallel_tool_calls: "yes" }, /^'parallel_tool_calls' must be a boolean$/);
+    await bad({ messages: x, add_generation_prompt: 1 }, /^'add_generation_prompt' must be a boolean$/);
+    await bad({ messages: x, reasoning_format: 3 }, /^'reasoning_format' must be a string$/);
+    await bad({ messages: x, reasoning_format: "bogus" }, /^reasoning_format must be "none", "auto", "deepseek" or "deepseek-legacy", got "bogus"$/);
+    await bad({ messages: x, tools: [weather], tool_choice: { type: "function", function: { name: 3 } } }, /^'tool_choice\.function\.name' must be a string$/);
+    await bad({ messages: x, response_format: { type: 3 } }, /^'response_format\.type' must be a string$/);
+    // null means the default, as in llama-server
+    assert.ok((await t.apply({ messages: x, parallel_tool_calls: null, add_generation_prompt: null, reasoning_format: null } as never)).prompt.endsWith("<|im_start|>assistant\n"));
+    const prompt = await t.apply({ messages: x });
+    const parseBad = await parseChatOutput("y", { ...prompt, reasoningFormat: "bogus" }).catch((e) => e);
+    assert.deepEqual([parseBad.code, parseBad.message], ["invalid_argument", 'reasoning_format must be "none", "auto", "deepseek" or "deepseek-legacy", got "bogus"']);
     const failing = await ChatTemplate.fromSource("{{ raise_exception('no system role') }}");
     const e = await failing.apply({ messages: [{ role: "user", content: "x" }] }).catch((x) => x);
     assert.equal(e.code, "template_error");
     assert.match(e.message, /no system role/);
-    await assert.rejects(ChatTemplate.fromSource("{% if %}"), (x: EngineError) => x.code === "template_error");
+  });
+
+  it("refuses a template that does not parse with llama.cpp's own message, and its position where it gives one", async () => {
+    const refusal = async (p: Promise<unknown>) => {
+      const e = await p.then(() => null, (x) => x);
+      assert.ok(e instanceof EngineError, String(e));
+      assert.equal(e.code, "template_error");
+      return e.message;
+    };
+    assert.equal(await refusal(ChatTemplate.fromSource("{{ x y }}")), "chat template does not parse: parser: Parser Error: Expected }} (Got y)\n...{{ x y }}...\n        ^");
+    assert.equal(await refusal(ChatTemplate.fromSource("{% endfor %}")), "chat template does not parse: Unknown statement: endfor");
+    // a GGUF's own template, and text given in its place
+    const engine = await loadEngine({ ...randomPair(1, { chatTemplate: "Hi {# never closed" }, "brokenTemplate") });
+    assert.equal(await refusal(engine.chatTemplate()), "chat template does not parse: lexer: missing end of comment tag\n...Hi {# never closed...\n                   ^");
+    assert.match(await refusal(engine.chatTemplate("{{ x y }}")), /^chat template does not parse: parser: Parser Error: Expected \}\} \(Got y\)/);
+  });
+
+  it("parses a continued assistant message (a prefill) as what the model wrote after it, as llama-server streams it", async () => {
+    const t = await ChatTemplate.fromSource(QWEN3_CHAT_TEMPLATE, { eos: "<|im_end|>" });
+    const user = { role: "user", content: "Hi" };
+    for (const request of [{ messages: [user, { role: "assistant", content: "Sure, " }] }, { messages: [user, { role: "assistant", content: "Sure, " }], continue_final_message: true, add_generation_prompt: false }]) {
+      const p = await t.apply(request);
+      assert.ok(p.prompt.endsWith("<|im_start|>assistant\n<think>\n\n</think>\n\nSure, ") && p.isContinuation, JSON.stringify(p.prompt));
+      assert.deepEqual(await parseChatOutput("here you go.", p), { content: "here you go.", reasoningContent: "", toolCalls: [] });
+      assert.equal((await parseChatOutput("here y", p, { partial: true })).content, "here y");
+      assert.equal((await parseChatOutput("", p)).content, "", "a model that stops at once wrote nothing");
+    }
+    const thinking = await t.apply({ messages: [user, { role: "assistant", content: "", reasoning_content: "Let me" }] });
+    assert.ok(thinking.prompt.endsWith("<|im_start|>assistant\n<think>\nLet me"), JSON.stringify(thinking.prompt));
+    assert.deepEqual(await parseChatOutput(" see.\n</think>\n\nHello!", thinking), { content: "Hello!", reasoningContent: " see.\n", toolCalls: [] });
+    assert.equal((await parseChatOutput(" se", thinking, { partial: true })).reasoningContent, " se");
+    // llama-server refuses to continue a message with calls (the template would drop them)
+    const call = { id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city": "Oslo"}' } };
+    const e = await t.apply({ messages: [user, { role: "assistant", content: "", tool_calls: [call] }], tools: [weather] }).catch((x) => x);
+    assert.deepEqual([e.code, e.message], ["invalid_argument", "cannot continue an assistant message that contains tool calls"]);
   });
 });

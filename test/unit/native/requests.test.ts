@@ -102,6 +102,19 @@ describe("requests", () => {
     await bad([1.5], {}, /token ids/);
   });
 
+  for (const speculative of [false, true]) {
+    it(`${speculative ? "DFlash" : "plain"}: a grammar that is complete while the end of generation is banned is an invalid_argument`, async () => {
+      const engine = await loadEngine({ ...randomPair(6) });
+      for (const constraint of [{ grammar: 'root ::= "ab"' }, { jsonSchema: { type: "boolean" } }]) {
+        const e = await engine.generate(randomPrompt(50, 8), { maxTokens: 40, ignoreEos: true, speculative, ...constraint }).catch((x) => x);
+        assert.equal(e.code, "invalid_argument", String(e));
+        assert.match(e.message, /^the grammar is complete but the end of generation is banned \(ignore_eos or a logit bias\): Unexpected empty grammar stack/);
+      }
+      const ok = await engine.generate(randomPrompt(50, 8), { maxTokens: 40, temperature: 0, grammar: 'root ::= "ab"', speculative });
+      assert.deepEqual([ok.text, ok.stopReason], ["ab", "eos"], "the engine keeps working, and a grammar that may end ends");
+    });
+  }
+
   it("close aborts what runs, rejects what comes after", async () => {
     const engine = await loadEngine({ ...constructedPair() });
     const running = engine.generate(randomPrompt(40, 30), { maxTokens: 2000, temperature: 0, ignoreEos: true, speculative: false });
