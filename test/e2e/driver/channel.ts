@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 
 export interface SuiteResult {
   passed: number;
@@ -31,6 +31,35 @@ export async function startChannel(page: Page, artifactsDir: string, print: (lin
         page.frames().map((f) => f.locator(selector).allInnerTexts().catch(() => [] as string[])),
       );
       return { texts: perFrame.flat() };
+    },
+    // textContent (exact, unlike innerText) and the named attributes of every element matching a selector.
+    async elements(body) {
+      const selector = String(body.selector);
+      const names = (body.attributes as string[] | undefined) ?? [];
+      const perFrame = await Promise.all(
+        page.frames().map((f) =>
+          f
+            .locator(selector)
+            .evaluateAll(
+              (els, attrs) => els.map((e) => ({ text: e.textContent ?? "", attributes: Object.fromEntries(attrs.map((a) => [a, e.getAttribute(a)])) })),
+              names,
+            )
+            .catch(() => []),
+        ),
+      );
+      return { elements: perFrame.flat() };
+    },
+    // A real mouse click on the first element matching a selector, in whichever frame has it.
+    async click(body) {
+      const target = await uniqueFrameLocator(page, String(body.selector));
+      await target.first().click();
+      return {};
+    },
+    // Picks an option of a <select> the way a user does (the page gets its change event).
+    async select(body) {
+      const target = await uniqueFrameLocator(page, String(body.selector));
+      await target.first().selectOption(String(body.value));
+      return {};
     },
     async screenshot(body) {
       const name = String(body.name);
@@ -71,4 +100,16 @@ export async function startChannel(page: Page, artifactsDir: string, print: (lin
     result: () => result,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+// The locator of `selector` in the one frame that has it: a click must not land on a same-named element of
+// another webview.
+async function uniqueFrameLocator(page: Page, selector: string): Promise<Locator> {
+  const found: Locator[] = [];
+  for (const f of page.frames()) {
+    const l = f.locator(selector);
+    if ((await l.count().catch(() => 0)) > 0) found.push(l);
+  }
+  if (found.length !== 1) throw new Error(`"${selector}" is in ${found.length} frames, expected one`);
+  return found[0]!;
 }

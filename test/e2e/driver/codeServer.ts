@@ -11,8 +11,10 @@ export interface CodeServer {
 }
 
 // The test window's user settings: no AI chat panel (it takes half the screenshots and its agent host burns
-// CPU), nothing that reaches for the network, which is closed.
+// CPU), nothing that reaches for the network, which is closed. The web workbench saves edits after a second
+// by default; desktop VS Code does not, and a test that edits a document expects it to stay unsaved.
 const SETTINGS = {
+  "files.autoSave": "off",
   "chat.disableAIFeatures": true,
   "workbench.secondarySideBar.defaultVisibility": "hidden",
   "workbench.startupEditor": "none",

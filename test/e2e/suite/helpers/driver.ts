@@ -2,6 +2,7 @@
 // CHAT_TEMPLATE_E2E_DRIVER: browser-level checks (what only the page shows) and the suite's report.
 // Under @vscode/test-electron there is no driver: browser-level tests skip and the report goes to the console.
 import { format } from "node:util";
+import { poll } from "./wait";
 
 const channel = process.env.CHAT_TEMPLATE_E2E_DRIVER;
 
@@ -20,14 +21,40 @@ export async function texts(selector: string): Promise<string[]> {
 }
 
 // Polls until `accept` holds for the texts of `selector`; returns the texts it accepted.
-export async function waitForTexts(selector: string, accept: (texts: string[]) => boolean, timeoutMs = 10_000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await texts(selector);
-    if (accept(found)) return found;
-    if (Date.now() > deadline) throw new Error(`"${selector}" never matched; last texts: ${JSON.stringify(found)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+export function waitForTexts(selector: string, accept: (texts: string[]) => boolean, timeoutMs = 10_000): Promise<string[]> {
+  return poll(() => texts(selector), accept, `"${selector}"`, timeoutMs);
+}
+
+
+export interface PageElement {
+  // textContent: the exact characters, where innerText would follow the layout
+  text: string;
+  attributes: Record<string, string | null>;
+}
+
+// textContent and the named attributes of each element matching `selector`, across the workbench and its webview frames.
+export async function elements(selector: string, attributes: string[] = []): Promise<PageElement[]> {
+  return (await call<{ elements: PageElement[] }>("elements", { selector, attributes })).elements;
+}
+
+// Polls until `accept` holds for the elements of `selector`; returns the elements it accepted.
+export function waitForElements(
+  selector: string,
+  attributes: string[],
+  accept: (found: PageElement[]) => boolean,
+  timeoutMs = 10_000,
+): Promise<PageElement[]> {
+  return poll(() => elements(selector, attributes), accept, `"${selector}"`, timeoutMs);
+}
+
+// A mouse click on the first element matching `selector` (it must be in exactly one frame).
+export async function click(selector: string): Promise<void> {
+  await call("click", { selector });
+}
+
+// Chooses `value` in the <select> matching `selector`, as a user would.
+export async function selectOption(selector: string, value: string): Promise<void> {
+  await call("select", { selector, value });
 }
 
 // Saves test-output/e2e/<name>.png.

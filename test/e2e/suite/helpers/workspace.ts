@@ -11,14 +11,23 @@ export function fixtureUri(name: string): vscode.Uri {
 // The extension under test (publisher.name in package.json).
 const EXTENSION_ID = "chat-template-studio.chat-template-studio";
 
-// Opens a fixture in an editor and waits until the extension is active, i.e. its language client has
+function extension(): vscode.Extension<unknown> {
+  const found = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!found) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return found;
+}
+
+// A file of the extension under test (the repo root), e.g. the shared corpus in test/fixtures/corpus.
+export function extensionFile(relativePath: string): vscode.Uri {
+  return vscode.Uri.joinPath(extension().extensionUri, relativePath);
+}
+
+// Opens a fixture (a file of the workspace folder, or a document the test made) in an editor and waits until the extension is active, i.e. its language client has
 // started: until then hover, completion and the other providers are not registered yet.
-export async function openFixture(name: string): Promise<vscode.TextEditor> {
-  const doc = await vscode.workspace.openTextDocument(fixtureUri(name));
+export async function openFixture(name: string | vscode.TextDocument): Promise<vscode.TextEditor> {
+  const doc = typeof name === "string" ? await vscode.workspace.openTextDocument(fixtureUri(name)) : name;
   const editor = await vscode.window.showTextDocument(doc);
-  const extension = vscode.extensions.getExtension(EXTENSION_ID);
-  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
-  await extension.activate();
+  await extension().activate();
   return editor;
 }
 

@@ -1,0 +1,125 @@
+// The bundled endpoint with the demo models (no model configured: a generated tiny pair with random weights):
+// Start Endpoint brings it to ready in the status bar, its model shows up in vscode.lm and answers with text
+// and with a forced tool call, and Stop Endpoint ends its process. The endpoint serves the template of the
+// active chat template editor (chatTemplate.endpoint.templateSource "activeEditor", the default), so the
+// suite opens Qwen3's, which the demo pair is shaped after, rather than whatever fixture another suite left.
+import * as assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { suite, suiteSetup, suiteTeardown, test } from "mocha";
+import * as vscode from "vscode";
+import { hasBrowser, screenshot, waitForTexts } from "./helpers/driver";
+import { poll } from "./helpers/wait";
+import { extensionFile, openFixture } from "./helpers/workspace";
+
+const VENDOR = "chat-template-studio";
+const DEMO_MODEL = "demo-random";
+
+// An enum rather than a free string: the grammar ends the random model's arguments within a few tokens,
+// where a string runs on for about a hundred (seconds on a small CPU).
+const UNITS = ["celsius", "fahrenheit"];
+const WEATHER_TOOL: vscode.LanguageModelChatTool = {
+  name: "get_weather",
+  description: "Current weather in Paris",
+  inputSchema: { type: "object", properties: { unit: { type: "string", enum: UNITS } }, required: ["unit"] },
+};
+
+// The endpoint processes this extension host started (dist/endpoint.js, never run inside it).
+function endpointProcesses(): number[] {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        // stat: "pid (comm) state ppid …"; comm may hold spaces, so read after its closing parenthesis
+        const ppid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1]);
+        return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").some((a) => a.endsWith("dist/endpoint.js"));
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+async function demoModel(): Promise<vscode.LanguageModelChat | undefined> {
+  return (await vscode.lm.selectChatModels({ vendor: VENDOR })).find((m) => m.id === DEMO_MODEL);
+}
+
+async function collect(response: vscode.LanguageModelChatResponse): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[] }> {
+  let text = "";
+  const calls: vscode.LanguageModelToolCallPart[] = [];
+  for await (const part of response.stream) {
+    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+  }
+  return { text, calls };
+}
+
+suite("endpoint", () => {
+  let model: vscode.LanguageModelChat;
+  let editor: vscode.TextEditor;
+
+  suiteSetup(async function () {
+    // the demo pair is generated on first use (a second) and loads in another
+    this.timeout(120_000);
+    const content = readFileSync(extensionFile("test/fixtures/corpus/templates/Qwen-Qwen3-0.6B.jinja").fsPath, "utf8");
+    editor = await openFixture(await vscode.workspace.openTextDocument({ language: "chat-template", content }));
+    // resolves once the model is loaded (or loading failed)
+    await vscode.commands.executeCommand("chatTemplate.endpoint.start");
+    // then the provider tells VS Code, which asks it for the models again
+    await poll(demoModel, (m) => m !== undefined, "a listed demo model", 15_000).catch(() => undefined);
+    const found = await demoModel();
+    assert.ok(found, `no ${DEMO_MODEL} among ${JSON.stringify((await vscode.lm.selectChatModels()).map((m) => `${m.vendor}/${m.id}`))}`);
+    model = found;
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand("chatTemplate.endpoint.stop");
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  test("Start Endpoint runs one endpoint process and lists its model in vscode.lm", async () => {
+    assert.equal(endpointProcesses().length, 1);
+    assert.equal(model.vendor, VENDOR);
+    assert.ok(model.maxInputTokens > 0);
+  });
+
+  test("the status bar shows it ready", async function () {
+    if (!hasBrowser) this.skip();
+    await waitForTexts(".statusbar-item", (items) => items.some((t) => t.includes(`Endpoint: ${DEMO_MODEL}`)));
+    await screenshot("endpoint-ready");
+  });
+
+  test("the model answers a chat request with text", async function () {
+    this.timeout(60_000);
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User("Hello")], {
+      modelOptions: { max_tokens: 8, temperature: 0 },
+    });
+    const { text, calls } = await collect(response);
+    assert.ok(text.length > 0, "some text (gibberish: the weights are random)");
+    assert.deepEqual(calls, []);
+  });
+
+  test("with toolMode Required the model calls the tool", async function () {
+    this.timeout(60_000);
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User("Weather in Paris?")], {
+      tools: [WEATHER_TOOL],
+      toolMode: vscode.LanguageModelChatToolMode.Required,
+      modelOptions: { max_tokens: 100, temperature: 0 },
+    });
+    const { text, calls } = await collect(response);
+    assert.equal(calls.length, 1, `one call; text ${JSON.stringify(text)}`);
+    assert.equal(calls[0]!.name, "get_weather");
+    assert.ok(calls[0]!.callId, "the call has an id");
+    assert.ok(UNITS.includes((calls[0]!.input as { unit?: string }).unit!), JSON.stringify(calls[0]!.input));
+  });
+
+  test("Stop Endpoint ends the process and the model goes away", async () => {
+    const [pid] = endpointProcesses();
+    assert.ok(pid);
+    await vscode.commands.executeCommand("chatTemplate.endpoint.stop");
+    assert.deepEqual(endpointProcesses(), []);
+    assert.throws(() => process.kill(pid, 0), /ESRCH/, `process ${pid} is gone`);
+    await poll(demoModel, (m) => m === undefined, `${DEMO_MODEL} listed after the stop`, 10_000);
+    if (hasBrowser) await waitForTexts(".statusbar-item", (items) => items.some((t) => t.includes("Endpoint: stopped")));
+  });
+});
