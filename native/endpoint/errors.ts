@@ -49,8 +49,9 @@ export function toApiError(e: unknown, promptField = "messages"): ApiError {
   if (e instanceof QueueFullError) return new ApiError(429, "rate_limit", e.message, null, "queue_full");
   if (e instanceof ContextOverflowError) return new ApiError(400, "invalid_request", e.message, promptField, "context_length_exceeded");
   if (e instanceof EngineError) {
-    // what the engine refuses about a request (a bad message shape, a template that raises on it) is the client's
-    if (e.code === "invalid_argument" || e.code === "template_error") return badRequest(e.message);
+    // what the engine refuses about a request (a bad message shape, a template that raises or runs past a limit
+    // on it) is the client's
+    if (e.code === "invalid_argument" || e.code === "template_error" || e.code === "template_limit") return badRequest(e.message);
     return new ApiError(500, "server", e.message);
   }
   return new ApiError(500, "server", `internal error: ${e instanceof Error ? e.message : String(e)}`);

@@ -2,6 +2,8 @@
 import { loadBackend, type BackendOptions } from "./backend";
 import { fromNative } from "./errors";
 import type { NativeChatTemplates } from "./native";
+import { checkRender, TemplateGuard } from "./templateGuard/guard";
+import { servedTemplates } from "./templateGuard/servedTemplates";
 import type { ChatPrompt, ChatRequest, ParsedMessage, TemplateCaps } from "./types";
 
 async function native<T>(p: Promise<T>): Promise<T> {
@@ -12,19 +14,30 @@ async function native<T>(p: Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Templates reach llama.cpp's Jinja engine only through here, each checked first by the template guard
+ * (templateGuard/guard.ts), which refuses one that would run past a limit with a TemplateLimitError.
+ */
 export class ChatTemplate {
   /** @internal use ChatTemplate.fromSource or Engine.chatTemplate */
-  constructor(private readonly native: NativeChatTemplates) {}
+  constructor(
+    private readonly native: NativeChatTemplates,
+    private readonly guard: TemplateGuard,
+  ) {}
 
   /** A template as llama.cpp would serve it for a model whose bos/eos tokens have this text. */
   static async fromSource(source: string, tokens: { bos?: string; eos?: string } = {}, backend?: BackendOptions): Promise<ChatTemplate> {
     const { addon } = loadBackend(backend);
-    return new ChatTemplate(await native(addon.createChatTemplates(source, tokens.bos ?? "", tokens.eos ?? "")));
+    const [bos, eos] = [tokens.bos ?? "", tokens.eos ?? ""];
+    const guard = TemplateGuard.of(servedTemplates(source), { bos, eos });
+    return new ChatTemplate(await native(addon.createChatTemplates(source, bos, eos)), guard);
   }
 
   /** The exact prompt (and grammar, stops, parser) llama-server builds for this chat-completions request. */
-  apply(request: ChatRequest): Promise<ChatPrompt> {
-    return native(this.native.apply(JSON.stringify(request)));
+  async apply(request: ChatRequest): Promise<ChatPrompt> {
+    const json = JSON.stringify(request);
+    this.guard.checkRequest(await native(this.native.templateInputs(json)));
+    return native(this.native.apply(json));
   }
 
   /** The capabilities llama.cpp infers by probing the template. */
@@ -47,7 +60,9 @@ export function parseChatOutput(text: string, prompt: ChatPrompt, options: { par
 }
 
 /** Renders template text with llama.cpp's own Jinja engine (common/jinja). */
-export function renderTemplate(source: string, variables: Record<string, unknown>, backend?: BackendOptions): Promise<string> {
+export async function renderTemplate(source: string, variables: Record<string, unknown>, backend?: BackendOptions): Promise<string> {
   const { addon } = loadBackend(backend);
-  return native(addon.renderJinja(source, JSON.stringify(variables)));
+  const json = JSON.stringify(variables);
+  checkRender(source, json);
+  return native(addon.renderJinja(source, json));
 }

@@ -1,19 +1,22 @@
 // The engine's TypeScript face: a loaded target (+ DFlash draft) with async tokenize, chat templating and
 // generation. Every call returns a promise; the work runs on native threads.
 import { existsSync } from "node:fs";
+import { chatTemplate } from "../../server/src/gguf/metadata";
 import { readGGUFHeader } from "../../server/src/gguf/reader";
-import { GGUFError } from "../../server/src/gguf/types";
+import { GGUFError, type GGUFHeader } from "../../server/src/gguf/types";
 import { loadBackend, type BackendOptions } from "./backend";
 import { ChatTemplate } from "./chat";
 import { EngineError, ModelFileError, fromNative } from "./errors";
 import type { NativeEngine, NativeGenerateResult } from "./native";
+import { TemplateGuard } from "./templateGuard/guard";
+import { servedTemplates, type ModelTemplates } from "./templateGuard/servedTemplates";
 import type { GenerateOptions, GenerateResult, GenerateStats, LoadOptions, ModelInfo } from "./types";
 
 /** Our reader first: it names the offset and field of a corrupt or truncated file, llama.cpp does not. */
-function checkModelFile(path: string, role: "target" | "draft"): void {
+function checkModelFile(path: string, role: "target" | "draft"): GGUFHeader {
   if (!existsSync(path)) throw new EngineError("file_not_found", `${role} model not found: ${path}`);
   try {
-    readGGUFHeader(path);
+    return readGGUFHeader(path);
   } catch (e) {
     throw e instanceof GGUFError ? ModelFileError.from(e) : e;
   }
@@ -38,10 +41,11 @@ export class Engine {
   private constructor(
     private readonly native: NativeEngine,
     readonly info: ModelInfo,
+    private readonly templates: ModelTemplates,
   ) {}
 
   static async load(options: LoadOptions & { backend?: BackendOptions }): Promise<Engine> {
-    checkModelFile(options.target, "target");
+    const header = checkModelFile(options.target, "target");
     if (options.draft) checkModelFile(options.draft, "draft");
     const { addon, info: backend } = loadBackend(options.backend);
     const n = new addon.Engine();
@@ -52,7 +56,7 @@ export class Engine {
     } catch (e) {
       throw fromNative(e);
     }
-    return new Engine(n, { ...n.info(), backend });
+    return new Engine(n, { ...n.info(), backend }, { default: chatTemplate(header), toolUse: chatTemplate(header, "tool_use") });
   }
 
   async tokenize(text: string, options: { addSpecial?: boolean; parseSpecial?: boolean } = {}): Promise<number[]> {
@@ -73,8 +77,10 @@ export class Engine {
 
   /** The model's chat template, or `source` in its place, with this model's bos/eos tokens. */
   async chatTemplate(source = ""): Promise<ChatTemplate> {
+    // with a model, llama.cpp takes bos/eos from its vocabulary even for an override
+    const guard = TemplateGuard.of(servedTemplates(source, this.templates), { bos: this.info.bosText, eos: this.info.eosText });
     try {
-      return new ChatTemplate(await this.native.chatTemplates(source));
+      return new ChatTemplate(await this.native.chatTemplates(source), guard);
     } catch (e) {
       throw fromNative(e);
     }

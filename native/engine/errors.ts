@@ -8,6 +8,7 @@ export type EngineErrorCode =
   | "model_mismatch"
   | "context_overflow"
   | "template_error"
+  | "template_limit"
   | "decode_error"
   | "backend_unavailable";
 
@@ -30,6 +31,22 @@ export class ContextOverflowError extends EngineError {
   ) {
     super("context_overflow", `input length and max_tokens exceed context limit: ${promptTokens} + ${maxTokens} > ${contextSize}`);
     this.name = "ContextOverflowError";
+  }
+}
+
+/**
+ * A template that would run past a limit (steps, output size, recursion, nesting) in llama.cpp's Jinja engine,
+ * which has none: refused before that engine runs it. `line` and `column` are 1-based (UTF-16 columns).
+ */
+export class TemplateLimitError extends EngineError {
+  constructor(
+    readonly limit: "steps" | "output" | "recursion" | "nesting",
+    readonly line: number,
+    readonly column: number,
+    message: string,
+  ) {
+    super("template_limit", message);
+    this.name = "TemplateLimitError";
   }
 }
 

@@ -2,5 +2,5 @@
 export { loadBackend, type BackendOptions } from "./backend";
 export { ChatTemplate, parseChatOutput, renderTemplate } from "./chat";
 export { Engine } from "./engine";
-export { ContextOverflowError, EngineError, ModelFileError, type EngineErrorCode } from "./errors";
+export { ContextOverflowError, EngineError, ModelFileError, TemplateLimitError, type EngineErrorCode } from "./errors";
 export type * from "./types";

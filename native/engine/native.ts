@@ -51,6 +51,8 @@ export interface NativeEngine {
 
 export interface NativeChatTemplates {
   apply(requestJson: string): Promise<ChatPrompt>;
+  /** What apply() hands llama.cpp's chat layer, as JSON (ChatTemplates::template_inputs). */
+  templateInputs(requestJson: string): Promise<string>;
   caps(): Promise<TemplateCaps>;
   source(): string;
 }

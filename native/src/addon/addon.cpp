@@ -255,6 +255,7 @@ public:
     static void init(Napi::Env env, Napi::Object exports) {
         Napi::Function cls = DefineClass(env, "ChatTemplates", {
             InstanceMethod("apply", &ChatTemplatesHandle::apply),
+            InstanceMethod("templateInputs", &ChatTemplatesHandle::template_inputs),
             InstanceMethod("caps", &ChatTemplatesHandle::caps),
             InstanceMethod("source", &ChatTemplatesHandle::source),
         });
@@ -283,6 +284,16 @@ private:
         return PromiseWorker<cts::ChatPrompt>::start(
             info.Env(), [t, request] { return t->apply(request); },
             [](Napi::Env env, const cts::ChatPrompt & p) -> Napi::Value { return to_js(env, p); });
+    }
+
+    // templateInputs(requestJson: string): Promise<string>, the JSON apply() hands the chat layer
+    Napi::Value template_inputs(const Napi::CallbackInfo & info) {
+        if (!info[0].IsString()) throw Napi::TypeError::New(info.Env(), "templateInputs(requestJson: string)");
+        auto t = get(info.Env());
+        const std::string request = info[0].As<Napi::String>().Utf8Value();
+        return PromiseWorker<std::string>::start(
+            info.Env(), [t, request] { return t->template_inputs(request); },
+            [](Napi::Env env, const std::string & s) -> Napi::Value { return Napi::String::New(env, s); });
     }
 
     Napi::Value caps(const Napi::CallbackInfo & info) {

@@ -175,8 +175,25 @@ std::string ChatTemplates::source() {
     return common_chat_templates_source(tmpls_.get());
 }
 
-ChatPrompt ChatTemplates::apply(const std::string & request_json) {
-    std::lock_guard<std::mutex> lock(mutex_);
+struct ChatTemplates::Request {
+    common_chat_templates_inputs inputs;
+    std::string                  reasoning_format;
+};
+
+bool ChatTemplates::supports_thinking() {
+    if (!thinking_) {
+        try {
+            thinking_ = common_chat_templates_support_enable_thinking(tmpls_.get());
+        } catch (const std::exception & e) {
+            const std::string what = e.what();
+            init();
+            throw EngineError(ErrorCode::Template, "chat template failed: " + what);
+        }
+    }
+    return *thinking_;
+}
+
+ChatTemplates::Request ChatTemplates::request(const std::string & request_json) {
     common_json body = common_json::parse_no_throw(request_json);
     if (body.is_discarded() || !body.is_object()) {
         bad_request("chat request must be a JSON object");
@@ -250,13 +267,7 @@ ChatPrompt ChatTemplates::apply(const std::string & request_json) {
     const std::string reasoning_format = field<std::string>(body, "reasoning_format", "deepseek");
     inputs.reasoning_format = reasoning_format_named(reasoning_format);
     // llama-server's default: think when the template can (finding out renders the template)
-    try {
-        inputs.enable_thinking = common_chat_templates_support_enable_thinking(tmpls_.get());
-    } catch (const std::exception & e) {
-        const std::string what = e.what();
-        init();
-        throw EngineError(ErrorCode::Template, "chat template failed: " + what);
-    }
+    inputs.enable_thinking = supports_thinking();
     if (!inputs.tools.empty() && inputs.tool_choice != COMMON_CHAT_TOOL_CHOICE_NONE && !grammar.empty()) {
         bad_request("cannot use a custom grammar together with tools");
     }
@@ -288,6 +299,35 @@ ChatPrompt ChatTemplates::apply(const std::string & request_json) {
             inputs.chat_template_kwargs["reasoning_effort"] = common_json::make(effort).dump(-1);
         }
     }
+    return { inputs, reasoning_format };
+}
+
+std::string ChatTemplates::template_inputs(const std::string & request_json) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const common_chat_templates_inputs inputs = request(request_json).inputs;
+    common_json messages = common_json::array();
+    for (const auto & msg : inputs.messages) {
+        messages.push_back(msg.to_json_oaicompat());
+    }
+    common_json kwargs = common_json::object();
+    for (const auto & item : inputs.chat_template_kwargs) {
+        kwargs[item.first] = common_json::parse(item.second);
+    }
+    common_json out = common_json::object();
+    out["messages"]               = messages;
+    out["tools"]                  = common_chat_tools_to_json_oaicompat(inputs.tools);
+    out["add_generation_prompt"]  = inputs.add_generation_prompt;
+    out["continue_final_message"] = inputs.continue_final_message != COMMON_CHAT_CONTINUATION_NONE;
+    out["enable_thinking"]        = inputs.enable_thinking;
+    out["chat_template_kwargs"]   = kwargs;
+    return out.dump_safe();
+}
+
+ChatPrompt ChatTemplates::apply(const std::string & request_json) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const Request r = request(request_json);
+    const common_chat_templates_inputs & inputs = r.inputs;
+    const std::string & reasoning_format = r.reasoning_format;
 
     common_chat_params params;
     try {

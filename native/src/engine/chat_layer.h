@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,10 +64,18 @@ public:
     // continue_final_message, chat_template_kwargs, reasoning_format, reasoning_effort, enable_thinking).
     ChatPrompt apply(const std::string & request_json);
 
+    // What apply() hands llama.cpp's chat layer for this request, as JSON, so that the template can be run
+    // under limits first: the messages and tools as common/chat serializes them, add_generation_prompt,
+    // whether the last message is continued, enable_thinking and chat_template_kwargs (parsed).
+    std::string template_inputs(const std::string & request_json);
+
     std::map<std::string, bool> caps();
     std::string source();
 
 private:
+    struct Request;
+    Request request(const std::string & request_json);  // llama-server's checks; the inputs apply() renders
+    bool supports_thinking();
     void init();
     std::string parsed_source() const;  // the text common_chat_templates_init parses
 
@@ -76,6 +85,8 @@ private:
     // templates are rebuilt after a failure
     std::mutex mutex_;
     std::unique_ptr<common_chat_templates, void (*)(common_chat_templates *)> tmpls_;
+    // common_chat_templates_support_enable_thinking renders a fixed conversation: the same answer every time
+    std::optional<bool> thinking_;
 };
 
 ParsedMessage parse_chat_output(const std::string & text, bool is_partial, const ChatPrompt & prompt);

@@ -9,6 +9,7 @@
 import type { Dialect } from "../../dialects/dialect";
 import type { TemplateDocument } from "../../document";
 import type { CauseCode } from "../../interpreter/errors";
+import type { Limits } from "../../interpreter/limits";
 import { render } from "../../interpreter/render";
 import { CHECK_LIMITS, CHECK_NOW } from "../scenarios";
 import { recordingUsage, Usage, withUsageStats } from "./usage";
@@ -114,8 +115,10 @@ export function capsOf(doc: TemplateDocument, dialect: Dialect, options: { nullT
   return r;
 }
 
-export function probeCaps(doc: TemplateDocument, dialect: Dialect, options: { nullTools?: boolean } = {}): CapsReport {
+/** `limits`: of each probe render (default: the engine checks' budget, CHECK_LIMITS). */
+export function probeCaps(doc: TemplateDocument, dialect: Dialect, options: { nullTools?: boolean; limits?: Partial<Limits> } = {}): CapsReport {
   const instrumented = withUsageStats(dialect);
+  const limits = options.limits ?? CHECK_LIMITS;
   const errors: ProbeError[] = [];
   const probes: ProbeName[] = [];
 
@@ -124,7 +127,7 @@ export function probeCaps(doc: TemplateDocument, dialect: Dialect, options: { nu
     const usage = new Usage();
     probes.push(probe);
     const context = { messages, tools: tools ?? [], bos_token: "", eos_token: "", add_generation_prompt: true, ...extra };
-    const r = recordingUsage(usage, () => render(doc, context, { dialect: instrumented, now: CHECK_NOW, limits: CHECK_LIMITS }));
+    const r = recordingUsage(usage, () => render(doc, context, { dialect: instrumented, now: CHECK_NOW, limits }));
     if (r.error) errors.push({ probe, start: r.error.start, end: r.error.end, code: r.error.code, message: r.error.message });
     return { success: r.error === null, output: r.output, usage };
   };
