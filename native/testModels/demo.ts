@@ -1,6 +1,13 @@
 // The demo pair `chat-template serve` uses when no model is given: generated once into a cache folder and
 // reused while the generator is unchanged. Its weights are random, so callers must say so to users.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+//
+// Several processes may create it at once (two VS Code windows, two endpoints on a fresh storage folder).
+// Each writes its own temporary files in the folder and renames them into place, so a reader only ever
+// sees a whole file; the generator is deterministic, so every creator renames the same bytes. The
+// manifest records each file's size: a file cut short (a writer killed mid-write, or one of an older
+// version, which wrote in place) does not pass for the cache.
+import { randomBytes } from "node:crypto";
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultStorageDir } from "../engine/paths";
 import { writeConstructedPair, writeRandomPair, type PairFiles } from "./pairs";
@@ -13,6 +20,12 @@ export interface DemoModels extends PairFiles {
   description: string;
 }
 
+interface Manifest extends PairFiles {
+  version: number;
+  /** The files' sizes as written. */
+  bytes: { target: number; draft: number };
+}
+
 export function ensureDemoModels(options: { dir?: string; kind?: "random" | "constructed" } = {}): DemoModels {
   const kind = options.kind ?? "random";
   const dir = options.dir ?? join(defaultStorageDir(), "demo-models");
@@ -22,14 +35,26 @@ export function ensureDemoModels(options: { dir?: string; kind?: "random" | "con
       ? "demo models with random weights (a tiny Qwen3-shaped target and DFlash draft): the output is gibberish"
       : "demo models with hand-set weights: the target repeats the alphabet a..x and the DFlash draft predicts it";
   try {
-    const { version, ...cached } = JSON.parse(readFileSync(manifest, "utf8")) as PairFiles & { version: number };
-    if (version === GENERATOR_VERSION && existsSync(cached.target) && existsSync(cached.draft)) return { ...cached, description };
+    const { version, bytes, ...cached } = JSON.parse(readFileSync(manifest, "utf8")) as Manifest;
+    if (version === GENERATOR_VERSION && statSync(cached.target).size === bytes?.target && statSync(cached.draft).size === bytes.draft) return { ...cached, description };
   } catch {
     // no cache yet, or an unreadable one: generate
   }
-  // the random target leans toward opening tool calls, so that forced tool calls appear within a few tokens
-  const files = kind === "random" ? writeRandomPair(dir, "demo-random", { toolCalls: true }) : writeConstructedPair(dir, "demo-constructed");
-  const pair: PairFiles = { kind: files.kind, target: files.target, draft: files.draft, blockSize: files.blockSize };
-  writeFileSync(manifest, JSON.stringify({ ...pair, version: GENERATOR_VERSION }, null, 2) + "\n");
-  return { ...pair, description };
+  const name = `demo-${kind}`;
+  const tmp = `.${name}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const tmpManifest = join(dir, `${tmp}.json`);
+  try {
+    // the random target leans toward opening tool calls, so that forced tool calls appear within a few tokens
+    const files = kind === "random" ? writeRandomPair(dir, tmp, { toolCalls: true }) : writeConstructedPair(dir, tmp);
+    const pair: PairFiles = { kind: files.kind, target: join(dir, `${name}-target.gguf`), draft: join(dir, `${name}-draft.gguf`), blockSize: files.blockSize };
+    const bytes = { target: statSync(files.target).size, draft: statSync(files.draft).size };
+    renameSync(files.target, pair.target);
+    renameSync(files.draft, pair.draft);
+    writeFileSync(tmpManifest, JSON.stringify({ ...pair, bytes, version: GENERATOR_VERSION } satisfies Manifest, null, 2) + "\n");
+    renameSync(tmpManifest, manifest);
+    return { ...pair, description };
+  } finally {
+    // what a failed write left behind (after the renames, nothing is left)
+    for (const f of [`${tmp}-target.gguf`, `${tmp}-draft.gguf`, `${tmp}.json`]) rmSync(join(dir, f), { force: true });
+  }
 }
