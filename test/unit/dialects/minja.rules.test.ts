@@ -45,6 +45,7 @@ describe("minja: printing and string conversion", () => {
     ["{{ (1, 2) }}", "[1, 2]"],
     ["{{ 1e16 }} {{ 0.0001 }} {{ 0.00001 }} {{ 123456789012345.6 }} {{ -0.0 }}", "1e+16 0.0001 1e-05 123456789012345.6 -0.0"],
     ["{{ 'x' ~ 2.5 }} {{ 'x' + none }} {{ 2.5 | string }}", "x2.500000 xNone 2.500000"],
+    ["{{ 'x' ~ 0.0078125 }} {{ 0.0078125 | string }}", "x0.007812 0.007812"], // std::to_string is glibc's %f: exact ties to even
     ["{{ range }}", "{}"], // a callable is an empty object
     ["{{ x | tojson(indent=0) }}|{{ x | tojson }}", '{"a": [1,2]}|{"a": [1, 2]}', '{"x": {"a": [1, 2]}}'],
     ["{{ 'tab\\there' | tojson }}", '"tab\\there"'],

@@ -1,23 +1,25 @@
 // Float and int layout shared by `%` formatting and str.format: Python's 'f', 'e', 'g' and the
-// integer bases, including exact digits for floats beyond 1e21 (where JS switches to exponents).
+// integer bases. Float digits are the exact binary value's, rounded half to even (decimalDigits.ts).
+import { fixedPoint, significant, signOf } from "../decimalDigits";
 import { floatRepr } from "./floatRepr";
+
+/**
+ * Digits stop at 100 places after the point, where Python goes on (trailing zeros once the exact
+ * value's digits run out): a template's precision must not make us build an unbounded string.
+ */
+const MAX_PRECISION = 100;
 
 export function fixed(x: number, precision: number): string {
   if (!Number.isFinite(x)) return nonFinite(x);
-  if (Math.abs(x) >= 1e21) {
-    const int = BigInt(x).toString();
-    return precision > 0 ? `${int}.${"0".repeat(precision)}` : int;
-  }
-  const s = x.toFixed(Math.min(precision, 100));
-  return Object.is(x, -0) ? "-" + s : s;
+  return fixedPoint(x, Math.min(precision, MAX_PRECISION));
 }
 
 export function exponent(x: number, precision: number): string {
   if (!Number.isFinite(x)) return nonFinite(x);
-  const [m, e] = x.toExponential(Math.min(precision, 100)).split("e");
-  const n = Number(e);
-  const sign = Object.is(x, -0) ? "-" : "";
-  return `${sign}${m}e${n < 0 ? "-" : "+"}${String(Math.abs(n)).padStart(2, "0")}`;
+  const p = Math.min(precision, MAX_PRECISION);
+  const { digits, e10 } = significant(x, p + 1);
+  const mantissa = p > 0 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  return `${signOf(x)}${mantissa}e${e10 < 0 ? "-" : "+"}${String(Math.abs(e10)).padStart(2, "0")}`;
 }
 
 /** Python's 'g': significant digits, fixed or exponent by Python's rule, trailing zeros cut. */
@@ -25,7 +27,9 @@ export function general(x: number, precision: number, keepZeros = false): string
   if (!Number.isFinite(x)) return nonFinite(x);
   const p = precision === 0 ? 1 : precision;
   if (x === 0) return (Object.is(x, -0) ? "-0" : "0") + (keepZeros && p > 1 ? "." + "0".repeat(p - 1) : "");
-  const exp = Number(x.toExponential(p - 1).split("e")[1]);
+  // Where the digits go past the cap, the exponent after rounding is the one at the cap: a double's
+  // digits never run to a hundred nines.
+  const exp = significant(x, Math.min(p, MAX_PRECISION + 1)).e10;
   const s = exp >= -4 && exp < p ? fixed(x, p - 1 - exp) : exponent(x, p - 1);
   return keepZeros ? s : stripZeros(s);
 }
