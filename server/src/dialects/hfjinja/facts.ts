@@ -2,11 +2,7 @@
 // each fact names a construct, whether the engine throws there or renders other bytes, the cause as a
 // user should read it, and a sample (hfjinja.facts.test.ts renders every sample in the real package
 // and in our jinja2 and hfjinja dialects, so no fact here is a guess).
-import type { EngineFact } from "../llamacpp/facts";
-
-const fact = (kind: EngineFact["kind"], name: string, effect: EngineFact["effect"], cause: string, template: string, context?: Record<string, unknown>): EngineFact => ({
-  kind, name, effect, cause, sample: context ? { template, context } : { template },
-});
+import { fact, type EngineFact } from "../engineFact";
 
 const noParse = (name: string, why: string, template: string) => fact("syntax", name, "throws", `@huggingface/jinja cannot parse ${why}, so no render of the template works`, template);
 const missingFilter = (name: string, template: string) => fact("filter", name, "throws", `@huggingface/jinja has no '${name}' filter for this type`, template);

@@ -1,19 +1,7 @@
-// What llama.cpp v0.5.0's engine does differently from Jinja2, in words, for the diagnostics: each
-// fact names a construct, whether the engine throws there or renders other bytes, the cause as a
-// user should read it, and a sample template that shows it (facts.test.ts renders every sample in
-// our jinja2 and llamacpp dialects and in the real engine, so no fact here is a guess).
-export interface EngineFact {
-  kind: "syntax" | "filter" | "test" | "method" | "global" | "value" | "statement";
-  /** The filter, test, method or global name; for syntax/value/statement a short label. */
-  name: string;
-  effect: "throws" | "differs";
-  cause: string;
-  sample: { template: string; context?: Record<string, unknown> };
-}
-
-const fact = (kind: EngineFact["kind"], name: string, effect: EngineFact["effect"], cause: string, template: string, context?: Record<string, unknown>): EngineFact => ({
-  kind, name, effect, cause, sample: context ? { template, context } : { template },
-});
+// What llama.cpp v0.5.0's engine does differently from Jinja2, in words, for the diagnostics
+// (engineFact.ts); facts.test.ts renders every sample in our jinja2 and llamacpp dialects and in the
+// real engine, so no fact here is a guess.
+import { fact, type EngineFact } from "../engineFact";
 
 const missingFilter = (name: string, template: string, context?: Record<string, unknown>) =>
   fact("filter", name, "throws", `llama.cpp has no '${name}' filter ("Unknown (built-in) filter")`, template, context);

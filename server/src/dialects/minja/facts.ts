@@ -2,11 +2,7 @@
 // each fact names a construct, whether minja throws there or renders other bytes, the cause as a
 // user should read it, and a sample that shows it (minja.facts.test.ts renders every sample in our
 // jinja2 and minja dialects). The evidence for each is in docs/dialects/minja-021c229.md.
-import type { EngineFact } from "../llamacpp/facts";
-
-const fact = (kind: EngineFact["kind"], name: string, effect: EngineFact["effect"], cause: string, template: string, context?: Record<string, unknown>): EngineFact => ({
-  kind, name, effect, cause, sample: context ? { template, context } : { template },
-});
+import { fact, type EngineFact } from "../engineFact";
 
 const noParse = (name: string, why: string, template: string) => fact("syntax", name, "throws", `minja cannot parse ${why}, so no render of the template works`, template);
 const missingFilter = (name: string, template: string) =>
