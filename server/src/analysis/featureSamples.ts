@@ -5,6 +5,7 @@
 // the real engine.
 import type { Dialect } from "../dialects/dialect";
 import { sampleRender } from "./sampleRender";
+import { operand, type Use } from "./valueUses";
 
 /** What the engine does with a sample that works in the reference. */
 export type Verdict = { effect: "throws"; message: string; sample: string } | { effect: "differs"; engineOut: string; referenceOut: string; sample: string };
@@ -58,8 +59,26 @@ export function filterSamples(name: string, args: string): Sample[] {
 /** Right operands of an operator whose meaning depends on its operands' types (`'%s' % x`). */
 export const RIGHT_SHAPES: readonly string[] = ["'x'", "2", "('x',)", "('x', 'y')", "['x']"];
 
-/** `loop.<name>` (or `loop.<name>(args)`) over a short list, printing what it gives. */
-export function loopSample(name: string, args: string | null): string {
-  const call = args === null ? "" : `(${args})`;
-  return `{% for x in [1, 1, 2] %}{{ loop.${name}${call} }},{% endfor %}`;
+/** `body` inside a loop over a short list, once per item. */
+export function loopSample(body: string): string {
+  return `{% for x in [1, 1, 2] %}${body},{% endfor %}`;
+}
+
+/**
+ * A template expression that consumes `expr` the way a use of it does (valueUses.ts): printing
+ * only where the template converts it to text, so a value the template only tests is not judged
+ * on how the engine prints it.
+ */
+export function useSample(use: Use): string {
+  switch (use.kind) {
+    case "text":
+      return use.sample;
+    case "truth":
+      return `{{ 'T' if ${operand(use.expr)} else 'F' }}`;
+    case "value":
+      // What static sampling can tell about a value without printing it: whether the engine has it.
+      return `{{ 'D' if ${operand(use.expr)} is defined else 'U' }}`;
+    case "escapes":
+      return `{{ ${use.expr} }}`;
+  }
 }

@@ -7,11 +7,12 @@ import type { TemplateDocument } from "../document";
 import type * as A from "../parser/ast";
 import { walk } from "../interpreter/walk";
 import { ENGINE_LABELS } from "../types";
-import { filterSamples, INPUT_SHAPES, loopSample, RIGHT_SHAPES, throwsForEveryShape, verdict, type Verdict } from "./featureSamples";
+import { filterSamples, INPUT_SHAPES, loopSample, RIGHT_SHAPES, throwsForEveryShape, useSample, verdict, type Verdict } from "./featureSamples";
 import { parsedBy } from "./caps/usage";
 import type { Finding } from "./finding";
 import { isLiteral, literalArgs } from "./literals";
 import { innermostAt, nodeAt } from "./nodeIndex";
+import { usesOf } from "./valueUses";
 
 const firstLine = (s: string): string => s.split("\n")[0];
 
@@ -114,8 +115,12 @@ export function staticFindings(doc: TemplateDocument, reference: Dialect, engine
         const call = parent?.kind === "Call" && parent.callee === node ? parent : null;
         const args = call ? literalArgs(call, doc.text) : "";
         if (node.object.kind === "Name" && node.object.name === "loop") {
-          const v = verdict(reference, engine, loopSample(node.attr, call ? (args ?? "x") : null));
-          if (v) out.push(verdictFinding(engine, call ?? node, `loop.${node.attr}`, v));
+          const feature = call ?? node;
+          const expr = `loop.${node.attr}${call ? `(${args ?? "x"})` : ""}`;
+          const uses = usesOf(feature, call ? ancestors.slice(0, -1) : ancestors, doc.text, expr);
+          const verdicts = [...new Set(uses.map(useSample))].map((body) => verdict(reference, engine, loopSample(body)));
+          const v = verdicts.find((x) => x?.effect === "throws") ?? verdicts.find((x) => x !== null);
+          if (v) out.push(verdictFinding(engine, feature, `loop.${node.attr}`, v));
           return;
         }
         if (!call || node.numeric || args === null) return;

@@ -6,6 +6,7 @@ import { TemplateDocument } from "../../../server/src/document";
 
 const jinja2 = dialectFor("jinja2")!;
 const minja = dialectFor("minja")!;
+const hfjinja = dialectFor("hfjinja")!;
 
 function findings(text: string, engine = minja) {
   const doc = new TemplateDocument(text);
@@ -38,6 +39,23 @@ describe("static engine rules, read from the dialect", () => {
       "only the call with the argument minja does not take",
     );
     assert.match(f[0].message, /Unknown argument ensure_ascii/);
+  });
+
+  it("a loop attribute is judged the way the template consumes it: printed, tested or compared", () => {
+    // @huggingface/jinja prints booleans as 'true'/'false': only printing them differs.
+    const printed = findings("{% for m in xs %}{{ loop.last }}{{ loop.first ~ '' }}{% endfor %}", hfjinja);
+    assert.deepEqual(
+      printed.map((x) => [x.code, x.text]),
+      [["hfjinja/renders-differently", "loop.last"], ["hfjinja/renders-differently", "loop.first"]],
+    );
+    assert.match(printed[0].message, /\{\{ loop\.last \}\}.* gives 'false,false,true,' there, 'False,False,True,' in Jinja2/);
+    const tested = "{% for m in xs %}{% if loop.last %}a{% endif %}{{ 'b' if not loop.first }}{% if loop.index0 == 0 or loop.length > 1 %}c{% endif %}{% endfor %}";
+    assert.deepEqual(findings(tested, hfjinja), []);
+    // An attribute the engine lacks is found through any use.
+    assert.deepEqual(
+      findings("{% for m in xs %}{% if loop.depth == 1 %}a{% endif %}{% endfor %}", minja).map((x) => [x.code, x.text]),
+      [["minja/renders-differently", "loop.depth"]],
+    );
   });
 
   it("nothing for the reference itself beyond its own compile-time refusals", () => {
