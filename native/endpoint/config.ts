@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { UsageError, parseArgs } from "../../server/src/cli/args";
 
 export const usage =
-  "chat-template serve [--target FILE [--draft FILE]] [--chat-template-file FILE] [--host ADDR] [--port N] [--api-key KEY] " +
+  "chat-template serve [--target FILE [--draft FILE]] [--chat-template-file FILE [--chat-template-mirror-of NAME]] [--host ADDR] [--port N] [--api-key KEY] " +
   "[--context N] [--gpu-layers N] [--threads N] [--queue N] [--model-name NAME] [--exit-on-stdin-close]";
 
 export interface ServeConfig {
@@ -11,6 +11,11 @@ export interface ServeConfig {
   target?: string;
   draft?: string;
   chatTemplateFile?: string;
+  /**
+   * The file that chatTemplateFile is a copy of, kept by an editor as it is edited (unsaved text included):
+   * messages name it instead of the copy. The process that started the endpoint renames it on stdin.
+   */
+  chatTemplateMirrorOf?: string;
   host: string;
   /** 0: the system picks a free port (printed on stdout). */
   port: number;
@@ -47,12 +52,13 @@ function int(value: string | undefined, flag: string, min: number, max: number):
 
 export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeConfig {
   const args = parseArgs(argv, {
-    values: ["target", "draft", "chat-template-file", "host", "port", "api-key", "context", "gpu-layers", "threads", "queue", "model-name"],
+    values: ["target", "draft", "chat-template-file", "chat-template-mirror-of", "host", "port", "api-key", "context", "gpu-layers", "threads", "queue", "model-name"],
     switches: ["exit-on-stdin-close"],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const v = (name: string) => args.values.get(name);
   if (v("draft") !== undefined && v("target") === undefined) throw new UsageError("--draft needs --target (without --target the demo pair is served)");
+  if (v("chat-template-mirror-of") !== undefined && v("chat-template-file") === undefined) throw new UsageError("--chat-template-mirror-of needs --chat-template-file (the copy it names)");
   const host = v("host") ?? "127.0.0.1";
   if (host !== "localhost" && isIP(host) === 0) throw new UsageError(`--host must be an IP address or localhost (got '${host}')`);
   const apiKey = v("api-key") ?? (env[API_KEY_ENV] || undefined);
@@ -65,6 +71,7 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     target: v("target"),
     draft: v("draft"),
     chatTemplateFile: v("chat-template-file"),
+    chatTemplateMirrorOf: v("chat-template-mirror-of"),
     host,
     port: int(v("port"), "port", 0, 65535) ?? DEFAULT_PORT,
     apiKey,

@@ -65,7 +65,7 @@ export class ModelHost {
           if (this.status.state === "loading") this.status = { state: "loading", stage, progress: Math.min(1, done / total) };
         },
       });
-      const template = await TemplateSource.open(engine, this.config.chatTemplateFile, onTemplate);
+      const template = await TemplateSource.open(engine, this.config, onTemplate);
       if (this.closing) {
         template.close();
         await engine.close();

@@ -5,10 +5,11 @@
 //   {"event":"listening","url","host","port","pid","model","demo"}   once bound (`--port 0`: the real port)
 //   {"event":"ready","url","model","demo","backend","contextSize","draft"}   the model is loaded
 //   {"event":"error","message"}                                       loading failed (the process keeps serving /health)
-//   {"event":"template","status":"loaded"|"error","path","message"?}  --chat-template-file (re)loaded or refused
-// People read stderr.
+//   {"event":"template","status":"loaded"|"error","path","mirrorOf"?,"message"?}  --chat-template-file (re)loaded or refused
+// People read stderr. With --exit-on-stdin-close, stdin takes JSON lines: {"chatTemplateMirrorOf": NAME}.
 import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
+import { createInterface } from "node:readline";
 import type { CommandIO } from "../../server/src/cli/io";
 import { ensureDemoModels } from "../testModels/demo";
 import { parseServeArgs, type ServeConfig } from "./config";
@@ -17,6 +18,7 @@ import { ModelHost, type ModelFiles } from "./model";
 import { GenerationQueue } from "./queue";
 import { createEndpointServer } from "./server";
 import type { Services } from "./services";
+import { reloadAdvice, templateName } from "./templateSource";
 
 export { usage } from "./config";
 
@@ -40,6 +42,18 @@ function modelFiles(config: ServeConfig, io: CommandIO): ModelFiles | string {
     ]),
   );
   return { target: demo.target, draft: demo.draft, demo: demo.description };
+}
+
+/** A stdin line `{"chatTemplateMirrorOf": NAME}`; anything else is reported and ignored. */
+function renameMirror(config: ServeConfig, line: string, log: (line: string) => void): void {
+  let name: unknown;
+  try {
+    name = (JSON.parse(line) as { chatTemplateMirrorOf?: unknown }).chatTemplateMirrorOf;
+  } catch {
+    // reported below
+  }
+  if (typeof name === "string" && name !== "" && config.chatTemplateFile !== undefined) config.chatTemplateMirrorOf = name;
+  else log(`stdin: ignored ${JSON.stringify(line.slice(0, 200))} (expected {"chatTemplateMirrorOf": NAME}, with --chat-template-file)`);
 }
 
 const urlOf = (host: string, port: number) => `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -79,9 +93,11 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
     process.once("SIGTERM", resolve);
     if (config.exitOnStdinClose) process.stdin.once("end", resolve).resume();
   });
+  // the parent's pipe also names the file the template mirrors when its editor switches to another one
+  if (config.exitOnStdinClose) createInterface({ input: process.stdin }).on("line", (line) => renameMirror(config, line, log));
   const loading = model.load((t) => {
     event({ event: "template", ...t });
-    log(t.status === "loaded" ? `chat template loaded from ${t.path}` : `chat template ${t.path} not used: ${t.message}`);
+    log(t.status === "loaded" ? `chat template loaded from ${templateName(t)}` : `chat template ${templateName(t)} not used: ${t.message}${t.mirrorOf === undefined ? "" : `; ${reloadAdvice(t)}`}`);
   });
   void loading.then(() => {
     const s = model.status;

@@ -1,11 +1,17 @@
 // The chat template requests are rendered with: the GGUF's own, or a file that is reloaded whenever it
 // changes on disk, so that a template being edited is served as soon as it is saved. A reload that fails
-// keeps the last good template and reports why; until one loads, chat requests get that error.
+// keeps the last good template and reports why; until one loads, chat requests get that error (a 503: the
+// server cannot serve chats, and nothing in the request can change that).
+//
+// The file may be an editor's copy of another (--chat-template-mirror-of: the editor writes it on every
+// edit, saved or not); messages then name that file, the one the user edits, and say that it is reloaded
+// as it is edited. The name is read from the configuration each time: the editor renames it on stdin.
 import { watch, type FSWatcher } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import type { ChatTemplate } from "../engine/chat";
 import type { Engine } from "../engine/engine";
+import type { ServeConfig } from "./config";
 import { ApiError } from "./errors";
 
 export interface TemplateState {
@@ -19,7 +25,15 @@ export interface TemplateState {
 
 const SETTLE_MS = 50;
 
-export type TemplateEvent = { status: "loaded" | "error"; path: string; message?: string };
+export type TemplateEvent = { status: "loaded" | "error"; path: string; mirrorOf?: string; message?: string };
+
+type TemplateConfig = Pick<ServeConfig, "chatTemplateFile" | "chatTemplateMirrorOf">;
+
+/** What a log line or an error calls the template file: the file it mirrors, if any. */
+export const templateName = (e: Pick<TemplateEvent, "path" | "mirrorOf">) => e.mirrorOf ?? e.path;
+
+/** What makes a refused template file load: an edit of the file it mirrors, or a save. */
+export const reloadAdvice = (e: Pick<TemplateEvent, "mirrorOf">) => (e.mirrorOf === undefined ? "fix it and save, it is reloaded automatically" : "it is reloaded as it is edited");
 
 export class TemplateSource {
   private template: ChatTemplate | null = null;
@@ -34,11 +48,13 @@ export class TemplateSource {
   private constructor(
     private readonly engine: Engine,
     private readonly path: string | null,
+    private readonly config: TemplateConfig,
     private readonly onEvent: (e: TemplateEvent) => void,
   ) {}
 
-  static async open(engine: Engine, file: string | undefined, onEvent: (e: TemplateEvent) => void): Promise<TemplateSource> {
-    const s = new TemplateSource(engine, file === undefined ? null : resolve(file), onEvent);
+  static async open(engine: Engine, config: TemplateConfig, onEvent: (e: TemplateEvent) => void): Promise<TemplateSource> {
+    const file = config.chatTemplateFile;
+    const s = new TemplateSource(engine, file === undefined ? null : resolve(file), config, onEvent);
     if (s.path === null) {
       s.template = await engine.chatTemplate();
       return s;
@@ -53,10 +69,11 @@ export class TemplateSource {
     return s;
   }
 
-  /** The template to render with; a 500 that says what is wrong with the file when none could be loaded. */
+  /** The template to render with; a 503 that says what is wrong with the file when none could be loaded. */
   current(): ChatTemplate {
     if (this.template) return this.template;
-    throw new ApiError(500, "server", `the chat template ${this.path} cannot be used: ${this.error}; fix it and save, it is reloaded automatically`);
+    const file = this.file();
+    throw new ApiError(503, "unavailable", `the chat template ${templateName(file)} cannot be used: ${this.error}; ${reloadAdvice(file)}`);
   }
 
   state(): TemplateState {
@@ -114,12 +131,17 @@ export class TemplateSource {
     this.text = text;
     this.error = null;
     this.loads++;
-    this.onEvent({ status: "loaded", path: this.path! });
+    this.onEvent({ status: "loaded", ...this.file() });
   }
 
   private fail(message: string): void {
     if (this.error === message) return;
     this.error = message;
-    this.onEvent({ status: "error", path: this.path!, message });
+    this.onEvent({ status: "error", ...this.file(), message });
+  }
+
+  private file(): Pick<TemplateEvent, "path" | "mirrorOf"> {
+    const mirrorOf = this.config.chatTemplateMirrorOf;
+    return mirrorOf === undefined ? { path: this.path! } : { path: this.path!, mirrorOf };
   }
 }

@@ -32,7 +32,8 @@ export type EndpointState =
   | { kind: "restarting"; attempt: number; delayMs: number; reason: string }
   | { kind: "failed"; message: string };
 
-export type TemplateEvent = { status: "loaded" | "error"; path: string; message?: string };
+/** mirrorOf: the document the served file is a copy of (--chat-template-mirror-of). */
+export type TemplateEvent = { status: "loaded" | "error"; path: string; mirrorOf?: string; message?: string };
 
 export interface Backoff {
   initialMs: number;
@@ -81,6 +82,8 @@ export class EndpointManager {
   private readonly stateListeners = new Set<Listener<EndpointState>>();
   private readonly templateListeners = new Set<Listener<TemplateEvent>>();
   private readonly backoff: Backoff;
+  /** The name given to setMirrorOf since the last start; restarts are told it again. */
+  private mirrorOf: string | null = null;
 
   constructor(private readonly o: ManagerOptions) {
     this.backoff = { ...BACKOFF, ...o.backoff };
@@ -110,9 +113,19 @@ export class EndpointManager {
     if (this.current.kind === "stopped" || this.current.kind === "failed") {
       this.spec = spec;
       this.attempts = 0;
+      this.mirrorOf = null;
       this.launch();
     }
     return this.settled();
+  }
+
+  /**
+   * Renames the document the served template file mirrors (the editor switched to another): the running
+   * endpoint is told on its stdin, and so is every restart, whose arguments still name the first one.
+   */
+  setMirrorOf(name: string): void {
+    this.mirrorOf = name;
+    if (this.run) this.tell(this.run);
   }
 
   async stop(): Promise<void> {
@@ -153,6 +166,7 @@ export class EndpointManager {
     const run: Run = { child, stopping: false, listening: false, readyAt: null, tail: [], exited: new Promise((r) => child.once("close", () => r())) };
     this.run = run;
     child.stdin!.on("error", () => {}); // EPIPE once the child is gone; its exit is handled below
+    if (this.mirrorOf !== null) this.tell(run);
     createInterface({ input: child.stdout! }).on("line", (line) => this.event(run, line));
     createInterface({ input: child.stderr! }).on("line", (line) => {
       if (line.trim()) run.tail = [...run.tail.slice(-2), line.trim()];
@@ -170,6 +184,10 @@ export class EndpointManager {
       if (!run.listening) return this.set({ kind: "failed", message: `the endpoint ${how}: ${run.tail.join(" / ") || "no message"}` });
       this.crashed(run, how);
     });
+  }
+
+  private tell(run: Run): void {
+    run.child.stdin!.write(`${JSON.stringify({ chatTemplateMirrorOf: this.mirrorOf })}\n`);
   }
 
   private event(run: Run, line: string): void {

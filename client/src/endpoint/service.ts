@@ -17,6 +17,8 @@ export const API_KEY_SECRET = "chatTemplate.endpoint.externalApiKey";
 const SECTION = "chatTemplate.endpoint";
 
 const isTemplate = (d: vscode.TextDocument) => d.languageId === "chat-template";
+/** How the endpoint's messages name a document: its path, or its URI when it has none (untitled, a GGUF's template). */
+const mirrorName = (d: vscode.TextDocument) => (d.uri.scheme === "file" ? d.uri.fsPath : d.uri.toString());
 
 export class EndpointService implements vscode.Disposable {
   readonly log = vscode.window.createOutputChannel("Chat Template Endpoint", { log: true });
@@ -49,11 +51,11 @@ export class EndpointService implements vscode.Disposable {
       this.manager.onState((s) => this.stateChanged(s)),
       this.manager.onTemplate((e) => {
         this.mirror.loaded(e);
-        if (e.status === "error") this.log.warn(`the served template ${e.path} was refused: ${e.message}`);
+        if (e.status === "error") this.log.warn(`the served template ${e.mirrorOf ?? e.path} was refused: ${e.message}`);
       }),
       vscode.window.onDidChangeActiveTextEditor((e) => {
         if (!e || !isTemplate(e.document)) return;
-        this.mirrored = e.document;
+        this.follow(e.document);
         this.mirrorEdit(e.document);
       }),
       vscode.workspace.onDidChangeTextDocument((e) => e.document === this.mirrored && this.mirrorEdit(e.document)),
@@ -139,7 +141,7 @@ export class EndpointService implements vscode.Disposable {
    */
   async serveTemplateOf(doc: vscode.TextDocument): Promise<string | null> {
     if (this.settings().mode === "external" || this.served?.from !== "mirror") return null;
-    this.mirrored = doc;
+    this.follow(doc);
     this.mirror.write(doc.getText());
     const e = await this.mirror.settled(5000);
     return e?.status === "error" ? `the endpoint refused the template: ${e.message}` : null;
@@ -175,7 +177,7 @@ export class EndpointService implements vscode.Disposable {
     this.log.info(this.servedTemplateNote());
     return {
       command: process.execPath,
-      args: [this.context.asAbsolutePath(join("dist", "endpoint.js")), ...serveArgs(s, this.served.file)],
+      args: [this.context.asAbsolutePath(join("dist", "endpoint.js")), ...serveArgs(s, this.served.file, this.served.from === "mirror" && this.mirrored ? mirrorName(this.mirrored) : null)],
       // in desktop VS Code the extension host's executable is Electron, which then runs as plain Node
       env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
     };
@@ -193,6 +195,13 @@ export class EndpointService implements vscode.Disposable {
     } catch {
       return null;
     }
+  }
+
+  /** The served copy follows `doc` from now on; the endpoint names it in its messages. */
+  private follow(doc: vscode.TextDocument): void {
+    if (doc === this.mirrored) return;
+    this.mirrored = doc;
+    if (this.served?.from === "mirror") this.manager.setMirrorOf(mirrorName(doc));
   }
 
   private mirrorEdit(doc: vscode.TextDocument): void {

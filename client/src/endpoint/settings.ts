@@ -62,13 +62,17 @@ export function settingsProblem(s: EndpointSettings): string | null {
   return null;
 }
 
-/** `chat-template serve` flags; templateFile: the --chat-template-file to serve (null: the GGUF's own). */
-export function serveArgs(s: EndpointSettings, templateFile: string | null): string[] {
+/**
+ * `chat-template serve` flags; templateFile: the --chat-template-file to serve (null: the GGUF's own);
+ * mirrorOf: the document that file is the editor's copy of, which the endpoint's messages name.
+ */
+export function serveArgs(s: EndpointSettings, templateFile: string | null, mirrorOf: string | null = null): string[] {
   const args = ["--port", String(s.port), "--context", String(s.contextSize)];
   if (s.targetModel) args.push("--target", s.targetModel);
   if (s.draftModel) args.push("--draft", s.draftModel);
   if (s.gpuLayers !== -1) args.push("--gpu-layers", String(s.gpuLayers));
   if (s.threads > 0) args.push("--threads", String(s.threads));
   if (templateFile !== null) args.push("--chat-template-file", templateFile);
+  if (templateFile !== null && mirrorOf !== null) args.push("--chat-template-mirror-of", mirrorOf);
   return args;
 }

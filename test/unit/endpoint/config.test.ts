@@ -11,6 +11,7 @@ test("defaults: loopback, port 8080, no key, the demo pair, context 4096, a wait
     target: undefined,
     draft: undefined,
     chatTemplateFile: undefined,
+    chatTemplateMirrorOf: undefined,
     host: "127.0.0.1",
     port: 8080,
     apiKey: undefined,
@@ -25,10 +26,10 @@ test("defaults: loopback, port 8080, no key, the demo pair, context 4096, a wait
 
 test("every flag", () => {
   const c = parse([
-    "--target", "t.gguf", "--draft", "d.gguf", "--chat-template-file", "x.jinja", "--host", "::1", "--port", "0", "--api-key", "k",
+    "--target", "t.gguf", "--draft", "d.gguf", "--chat-template-file", "x.jinja", "--chat-template-mirror-of", "/ws/chat_template.jinja", "--host", "::1", "--port", "0", "--api-key", "k",
     "--context", "8192", "--gpu-layers", "-1", "--threads", "4", "--queue", "0", "--model-name", "mine", "--exit-on-stdin-close",
   ]);
-  assert.deepEqual(c, { target: "t.gguf", draft: "d.gguf", chatTemplateFile: "x.jinja", host: "::1", port: 0, apiKey: "k", contextSize: 8192, gpuLayers: -1, threads: 4, maxQueue: 0, modelName: "mine", exitOnStdinClose: true });
+  assert.deepEqual(c, { target: "t.gguf", draft: "d.gguf", chatTemplateFile: "x.jinja", chatTemplateMirrorOf: "/ws/chat_template.jinja", host: "::1", port: 0, apiKey: "k", contextSize: 8192, gpuLayers: -1, threads: 4, maxQueue: 0, modelName: "mine", exitOnStdinClose: true });
 });
 
 test("a non-loopback host needs an API key, from the flag or the environment", () => {
@@ -39,8 +40,8 @@ test("a non-loopback host needs an API key, from the flag or the environment", (
   assert.equal(parse(["--host", "localhost"]).apiKey, undefined);
 });
 
-test("usage errors: a draft without a target, bad numbers, hosts that are not addresses, empty keys, positionals", () => {
-  for (const args of [["--draft", "d.gguf"], ["--port", "70000"], ["--port", "x"], ["--context", "12"], ["--threads", "0"], ["--host", "example.com"], ["--api-key", " "], ["model.gguf"], ["--bogus"]]) {
+test("usage errors: a draft without a target, a mirror without the file it names, bad numbers, hosts that are not addresses, empty keys, positionals", () => {
+  for (const args of [["--draft", "d.gguf"], ["--chat-template-mirror-of", "a.jinja"], ["--port", "70000"], ["--port", "x"], ["--context", "12"], ["--threads", "0"], ["--host", "example.com"], ["--api-key", " "], ["model.gguf"], ["--bogus"]]) {
     assert.throws(() => parse(args), UsageError, args.join(" "));
   }
 });

@@ -68,12 +68,44 @@ test("until the file has loaded once, chat requests get its error; the first goo
   try {
     assert.equal(p.events.find((e) => e.event === "template")?.status, "error");
     const r = await postJson(`${p.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 1 });
-    assert.equal(r.status, 500);
+    assert.equal(r.status, 503, "the server cannot serve chats until the file is fixed");
     assert.match(r.json.error.message, new RegExp(`^the chat template ${broken} cannot be used: .+; fix it and save, it is reloaded automatically$`));
     const from = p.events.length;
     writeFileSync(broken, template("C"));
     await p.waitFor((e) => p.events.indexOf(e) >= from && e.event === "template" && e.status === "loaded");
     assert.equal((await postJson(`${p.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 1 })).status, 200);
+  } finally {
+    await p.stop();
+  }
+});
+
+/** stderr is a pipe of its own: a line logged with an event may arrive after it. */
+async function stderrMatching(p: EndpointProcess, re: RegExp): Promise<void> {
+  for (let i = 0; i < 250 && !re.test(p.stderr); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.match(p.stderr, re);
+}
+
+test("an editor's copy (--chat-template-mirror-of): events and errors name the document being edited, renamed on stdin", bounded, async () => {
+  const copy = join(storageDir, "mirror.jinja");
+  writeFileSync(copy, "{% if %}");
+  const p = await startEndpoint(["--chat-template-file", copy, "--chat-template-mirror-of", "/ws/first.jinja", "--exit-on-stdin-close"], { stdin: true });
+  try {
+    const refused = p.events.find((e) => e.event === "template");
+    assert.deepEqual({ ...refused, message: undefined }, { event: "template", status: "error", path: copy, mirrorOf: "/ws/first.jinja", message: undefined });
+    await stderrMatching(p, /chat template \/ws\/first\.jinja not used: .+; it is reloaded as it is edited/);
+    const r = await postJson(`${p.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 1 });
+    assert.equal(r.status, 503);
+    assert.match(r.json.error.message, /^the chat template \/ws\/first\.jinja cannot be used: .+; it is reloaded as it is edited$/);
+
+    p.child.stdin!.write(`${JSON.stringify({ chatTemplateMirrorOf: "/ws/second.jinja" })}\nnot json\n`);
+    const from = p.events.length;
+    // the editor writes the other document's text after naming it
+    await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(copy, template("D"));
+    const loaded = await p.waitFor((e) => p.events.indexOf(e) >= from && e.event === "template" && e.status === "loaded");
+    assert.deepEqual(loaded, { event: "template", status: "loaded", path: copy, mirrorOf: "/ws/second.jinja" });
+    await stderrMatching(p, /chat template loaded from \/ws\/second\.jinja/);
+    await stderrMatching(p, /stdin: ignored "not json" \(expected \{"chatTemplateMirrorOf": NAME\}/);
   } finally {
     await p.stop();
   }

@@ -185,6 +185,53 @@ describe("endpoint manager", { timeout: 120_000 }, () => {
     await m.stop();
   });
 
+  test("setMirrorOf: the running endpoint is told on its stdin, and so is each restart", async () => {
+    // a process that speaks the endpoint's protocol, answers each stdin line with a template event and
+    // dies the first time it is told the name "die" (a crash after listening: the manager restarts it)
+    const died = join(storageDir, "mirror-echo-died");
+    const echo = `
+      const http = require("node:http");
+      const server = http.createServer((req, res) => res.end("{}"));
+      server.listen(0, "127.0.0.1", () => {
+        const url = "http://127.0.0.1:" + server.address().port;
+        console.log(JSON.stringify({ event: "listening", url, model: "echo" }));
+        console.log(JSON.stringify({ event: "ready", url, model: "echo", backend: "cpu", contextSize: 64, draft: null }));
+      });
+      require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+        const name = JSON.parse(line).chatTemplateMirrorOf;
+        console.log(JSON.stringify({ event: "template", status: "loaded", path: "copy", mirrorOf: name }));
+        if (name === "die" && !require("node:fs").existsSync(${JSON.stringify(died)})) {
+          require("node:fs").writeFileSync(${JSON.stringify(died)}, "");
+          setTimeout(() => process.exit(1), 50);
+        }
+      });
+      process.stdin.on("end", () => process.exit(0));
+      process.on("SIGTERM", () => process.exit(0));`;
+    const { m } = manager();
+    const names: (string | undefined)[] = [];
+    m.onTemplate((e) => names.push(e.mirrorOf));
+    const told = async (n: number) => {
+      for (let i = 0; i < 500 && names.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(names.length >= n, `told ${names.length} names, expected ${n}: ${names}`);
+    };
+    assert.equal((await m.start({ command: process.execPath, args: ["-e", echo, "--"] })).kind, "ready");
+    m.setMirrorOf("/ws/a.jinja");
+    await told(1);
+    m.setMirrorOf("die");
+    await told(2);
+    await next(m, "restarting");
+    await next(m, "ready");
+    await told(3);
+    assert.deepEqual(names, ["/ws/a.jinja", "die", "die"], "the restart was told the last name");
+    await m.stop();
+    names.length = 0;
+    // a new start takes its name from its arguments
+    assert.equal((await m.start({ command: process.execPath, args: ["-e", echo, "--"] })).kind, "ready");
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(names, []);
+    await m.stop();
+  });
+
   test("no orphan: when the process holding the manager is killed, the endpoint exits too", async () => {
     // a stand-in for the extension host: it starts the endpoint through the manager and prints its pid
     const script = `

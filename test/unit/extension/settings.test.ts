@@ -24,8 +24,11 @@ describe("endpoint settings", () => {
     const args = serveArgs(s, "/store/chat_template.jinja");
     const c = parseServeArgs(args, {});
     assert.deepEqual([c.target, c.draft, c.gpuLayers, c.contextSize, c.port, c.threads, c.chatTemplateFile], ["/m/t.gguf", "/m/d.gguf", 20, 8192, 9000, 4, "/store/chat_template.jinja"]);
+    assert.equal(parseServeArgs(serveArgs(s, "/store/chat_template.jinja", "/ws/edited.jinja"), {}).chatTemplateMirrorOf, "/ws/edited.jinja");
+    assert.equal(c.chatTemplateMirrorOf, undefined);
     const d = parseServeArgs(serveArgs(DEFAULT_SETTINGS, null), {});
     assert.deepEqual([d.target, d.draft, d.gpuLayers, d.threads, d.port, d.chatTemplateFile], [undefined, undefined, undefined, undefined, 0, undefined], "defaults: the demo models, the engine's own choices");
+    assert.equal(parseServeArgs(serveArgs(DEFAULT_SETTINGS, null, "/ws/edited.jinja"), {}).chatTemplateMirrorOf, undefined, "no file, no copy to name");
   });
 
   test("problems are named by their setting", () => {
