@@ -31,7 +31,7 @@ export interface CudaChoice {
 
 /** Decides whether CUDA is usable, touching nothing but the loader's probes (nothing stays loaded). */
 export function judgeCuda(loader: Pick<LoaderAddon, "probeCuda" | "tryLoad">, libs: CudaLibs | undefined): CudaChoice {
-  if (!libs) return { unusable: "no CUDA build of llama.cpp is installed (run `chat-template install-cuda`)", libDirs: [] };
+  if (!libs) return { unusable: "no CUDA build of llama.cpp is installed (run `chat-template install-cuda`, or in VS Code: Chat Template: Install CUDA Build)", libDirs: [] };
   const probe = loader.probeCuda();
   if (!probe.driver) return { libs, unusable: probe.error ?? "no NVIDIA driver", libDirs: [] };
   if (probe.error) return { libs, unusable: probe.error, libDirs: [] };

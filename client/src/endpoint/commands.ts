@@ -1,8 +1,10 @@
 // The endpoint's commands: Start / Stop / Restart, Show Endpoint Log, Select Model Files (file pickers;
 // the choice goes into the settings, the folder is remembered), Set External Endpoint API Key (into
-// SecretStorage, never the settings) and the status bar's menu.
+// SecretStorage, never the settings), Install CUDA Build (into the extension's global storage, with
+// progress) and the status bar's menu.
 import { dirname } from "node:path";
 import * as vscode from "vscode";
+import { CUDA_INSTALL_MB, installCuda } from "./cudaInstall";
 import { API_KEY_SECRET, type EndpointService } from "./service";
 
 const LAST_FOLDER = "chatTemplate.endpoint.lastModelFolder";
@@ -43,6 +45,31 @@ async function setApiKey(context: vscode.ExtensionContext): Promise<void> {
   else await context.secrets.delete(API_KEY_SECRET);
 }
 
+async function installCudaBuild(service: EndpointService): Promise<void> {
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: "Installing llama.cpp's CUDA build", cancellable: true },
+    (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      progress.report({ message: `npm install, about ${CUDA_INSTALL_MB} MB…` });
+      let shown = 0;
+      return installCuda(service.cli(), service.storageDir, (mb) => {
+        const pct = Math.min(99, Math.round((mb / CUDA_INSTALL_MB) * 100));
+        progress.report({ message: `${mb} of about ${CUDA_INSTALL_MB} MB`, increment: Math.max(0, pct - shown) });
+        shown = Math.max(shown, pct);
+      }, abort.signal);
+    },
+  );
+  if (!result.ok) {
+    void vscode.window.showErrorMessage(`The CUDA build was not installed: ${result.message}`);
+    return;
+  }
+  const running = service.state.kind !== "stopped" && service.state.kind !== "failed" && service.settings().mode === "bundled";
+  const restart = "Restart Endpoint";
+  const pick = await vscode.window.showInformationMessage(`${result.message}. The endpoint runs on it from its next start.`, ...(running ? [restart] : []));
+  if (pick === restart) await service.restart();
+}
+
 async function showActions(service: EndpointService): Promise<void> {
   const running = service.state.kind !== "stopped" && service.state.kind !== "failed";
   const external = service.settings().mode === "external";
@@ -66,6 +93,7 @@ export function registerEndpointCommands(context: vscode.ExtensionContext, servi
     vscode.commands.registerCommand("chatTemplate.endpoint.showLog", () => service.log.show()),
     vscode.commands.registerCommand("chatTemplate.endpoint.selectModelFiles", () => selectModelFiles(context)),
     vscode.commands.registerCommand("chatTemplate.endpoint.setApiKey", () => setApiKey(context)),
+    vscode.commands.registerCommand("chatTemplate.endpoint.installCuda", () => installCudaBuild(service)),
     vscode.commands.registerCommand("chatTemplate.endpoint.showActions", () => showActions(service)),
   );
 }

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { GenerationStats } from "../lm/response";
 import type { ModelTokens } from "../preview/model/context";
+import type { CliSpec } from "./cudaInstall";
 import { EndpointClient, type Connection } from "./http";
 import { EndpointManager, type EndpointState, type LaunchSpec } from "./manager";
 import { ownTemplate, servedModelInfo } from "./servedModel";
@@ -178,9 +179,23 @@ export class EndpointService implements vscode.Disposable {
     return {
       command: process.execPath,
       args: [this.context.asAbsolutePath(join("dist", "endpoint.js")), ...serveArgs(s, this.served.file, this.served.from === "mirror" && this.mirrored ? mirrorName(this.mirrored) : null)],
-      // in desktop VS Code the extension host's executable is Electron, which then runs as plain Node
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
+      env: this.processEnv(),
     };
+  }
+
+  /** The `chat-template` command line, run as the endpoint is (for Install CUDA Build). */
+  cli(): CliSpec {
+    return { command: process.execPath, args: [this.context.asAbsolutePath(join("dist", "cli.js"))], env: this.processEnv() };
+  }
+
+  /** The extension's own data (demo models, the CUDA build) lives in its global storage. */
+  get storageDir(): string {
+    return this.context.globalStorageUri.fsPath;
+  }
+
+  private processEnv(): NodeJS.ProcessEnv {
+    // in desktop VS Code the extension host's executable is Electron, which then runs as plain Node
+    return { ...process.env, ELECTRON_RUN_AS_NODE: "1", CTS_STORAGE_DIR: this.storageDir };
   }
 
   /** The chat template editor's text; without one open, the model's own template (what it would serve anyway). */

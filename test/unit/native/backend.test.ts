@@ -37,7 +37,7 @@ describe("backend choice", () => {
       probeCuda: () => probe as never,
       tryLoad: (p: string) => load[p.includes("fallback") ? "fallback" : "own"] ?? null,
     });
-    assert.match(judgeCuda(loader(gpu, {}), undefined).unusable!, /no CUDA build of llama\.cpp is installed \(run `chat-template install-cuda`\)/);
+    assert.match(judgeCuda(loader(gpu, {}), undefined).unusable!, /no CUDA build of llama\.cpp is installed \(run `chat-template install-cuda`, or in VS Code: Chat Template: Install CUDA Build\)/);
     assert.equal(judgeCuda(loader({ driver: false, error: "no NVIDIA driver: libcuda.so.1: cannot open" }, {}), libs).unusable, "no NVIDIA driver: libcuda.so.1: cannot open");
     assert.match(judgeCuda(loader({ driver: true, devices: [] }, {}), libs).unusable!, /reports no CUDA device/);
     assert.deepEqual(judgeCuda(loader(gpu, { own: null }), libs), { libs, unusable: null, libDirs: [libs.libDir] });
