@@ -6,7 +6,7 @@ import { UsageError, parseArgs } from "../../server/src/cli/args";
 import type { CommandIO } from "../../server/src/cli/io";
 import { loadBackend } from "../engine/backend";
 import { judgeVerification, planCudaInstall, runInstall, writeCudaRecord } from "../engine/cudaInstall";
-import { CUDA_PACKAGES, LLAMA_PACKAGE_VERSION, defaultStorageDir } from "../engine/paths";
+import { CUDA_INSTALL_MB, CUDA_PACKAGES, LLAMA_PACKAGE_VERSION, defaultStorageDir } from "../engine/paths";
 import type { BackendInfo } from "../engine/types";
 
 export const usage = "chat-template install-cuda [--dir DIR] [--npm PATH]";
@@ -41,7 +41,7 @@ export async function installCudaCommand(argv: string[], io: CommandIO): Promise
   }
   const storage = args.values.get("dir") ?? defaultStorageDir();
   const plan = planCudaInstall(storage, args.values.get("npm"));
-  io.stderr(`installing ${CUDA_PACKAGES.map((p) => `${p}@${LLAMA_PACKAGE_VERSION}`).join(" and ")} (about 300 MB) into ${plan.prefix}\n`);
+  io.stderr(`installing ${CUDA_PACKAGES.map((p) => `${p}@${LLAMA_PACKAGE_VERSION}`).join(" and ")} (about ${CUDA_INSTALL_MB} MB) into ${plan.prefix}\n`);
   try {
     let last = -1;
     await runInstall(plan, (mb) => {

@@ -25,6 +25,7 @@ export interface TemplateState {
 
 const SETTLE_MS = 50;
 
+/** mirrorOf: the document the file is a copy of (--chat-template-mirror-of). */
 export type TemplateEvent = { status: "loaded" | "error"; path: string; mirrorOf?: string; message?: string };
 
 type TemplateConfig = Pick<ServeConfig, "chatTemplateFile" | "chatTemplateMirrorOf">;

@@ -47,6 +47,12 @@ export class EndpointProcess {
     });
   }
 
+  /** Until stderr matches (bounded): stderr is a pipe of its own, so a line logged with an event may come after it. */
+  async waitForStderr(re: RegExp): Promise<void> {
+    for (let i = 0; i < 250 && !re.test(this.stderr); i++) await new Promise((r) => setTimeout(r, 20));
+    if (!re.test(this.stderr)) throw new Error(`stderr does not match ${re}:\n${this.stderr}`);
+  }
+
   get pid(): number {
     return this.child.pid!;
   }

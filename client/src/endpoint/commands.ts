@@ -4,7 +4,8 @@
 // progress) and the status bar's menu.
 import { dirname } from "node:path";
 import * as vscode from "vscode";
-import { CUDA_INSTALL_MB, installCuda } from "./cudaInstall";
+import { CUDA_INSTALL_MB } from "../../../native/engine/paths";
+import { installCuda } from "./cudaInstall";
 import { API_KEY_SECRET, type EndpointService } from "./service";
 
 const LAST_FOLDER = "chatTemplate.endpoint.lastModelFolder";

@@ -11,10 +11,10 @@ export interface CliSpec {
   env?: NodeJS.ProcessEnv;
 }
 
-export type CudaInstallResult = { ok: true; message: string } | { ok: false; message: string };
-
-/** About what npm unpacks for the two CUDA packages, for a progress bar (the CLI says the same). */
-export const CUDA_INSTALL_MB = 300;
+export interface CudaInstallResult {
+  ok: boolean;
+  message: string;
+}
 
 const PROGRESS = /^\s*(\d+) MB unpacked$/;
 const FAILURE = /^chat-template install-cuda: /;

@@ -6,6 +6,7 @@
 // away however it goes (even SIGKILL closes the pipe); stop() sends SIGTERM and, past a time limit, SIGKILL.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import type { TemplateEvent } from "../../../native/endpoint/templateSource";
 
 export interface LaunchSpec {
   command: string;
@@ -32,8 +33,8 @@ export type EndpointState =
   | { kind: "restarting"; attempt: number; delayMs: number; reason: string }
   | { kind: "failed"; message: string };
 
-/** mirrorOf: the document the served file is a copy of (--chat-template-mirror-of). */
-export type TemplateEvent = { status: "loaded" | "error"; path: string; mirrorOf?: string; message?: string };
+/** The endpoint's `template` event, as it prints it. */
+export type { TemplateEvent };
 
 export interface Backoff {
   initialMs: number;

@@ -79,12 +79,6 @@ test("until the file has loaded once, chat requests get its error; the first goo
   }
 });
 
-/** stderr is a pipe of its own: a line logged with an event may arrive after it. */
-async function stderrMatching(p: EndpointProcess, re: RegExp): Promise<void> {
-  for (let i = 0; i < 250 && !re.test(p.stderr); i++) await new Promise((r) => setTimeout(r, 20));
-  assert.match(p.stderr, re);
-}
-
 test("an editor's copy (--chat-template-mirror-of): events and errors name the document being edited, renamed on stdin", bounded, async () => {
   const copy = join(storageDir, "mirror.jinja");
   writeFileSync(copy, "{% if %}");
@@ -92,7 +86,7 @@ test("an editor's copy (--chat-template-mirror-of): events and errors name the d
   try {
     const refused = p.events.find((e) => e.event === "template");
     assert.deepEqual({ ...refused, message: undefined }, { event: "template", status: "error", path: copy, mirrorOf: "/ws/first.jinja", message: undefined });
-    await stderrMatching(p, /chat template \/ws\/first\.jinja not used: .+; it is reloaded as it is edited/);
+    await p.waitForStderr(/chat template \/ws\/first\.jinja not used: .+; it is reloaded as it is edited/);
     const r = await postJson(`${p.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 1 });
     assert.equal(r.status, 503);
     assert.match(r.json.error.message, /^the chat template \/ws\/first\.jinja cannot be used: .+; it is reloaded as it is edited$/);
@@ -104,8 +98,8 @@ test("an editor's copy (--chat-template-mirror-of): events and errors name the d
     writeFileSync(copy, template("D"));
     const loaded = await p.waitFor((e) => p.events.indexOf(e) >= from && e.event === "template" && e.status === "loaded");
     assert.deepEqual(loaded, { event: "template", status: "loaded", path: copy, mirrorOf: "/ws/second.jinja" });
-    await stderrMatching(p, /chat template loaded from \/ws\/second\.jinja/);
-    await stderrMatching(p, /stdin: ignored "not json" \(expected \{"chatTemplateMirrorOf": NAME\}/);
+    await p.waitForStderr(/chat template loaded from \/ws\/second\.jinja/);
+    await p.waitForStderr(/stdin: ignored "not json" \(expected \{"chatTemplateMirrorOf": NAME\}/);
   } finally {
     await p.stop();
   }
