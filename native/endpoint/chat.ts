@@ -5,13 +5,10 @@ import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions } from
 import { IncrementalParser, type MessageDelta, type MessageOut } from "./chatOutput";
 import { generate } from "./generation";
 import type { Services } from "./services";
-import { requireToolCall } from "./toolChoice";
 
 export interface ChatJob {
   api: "openai" | "anthropic";
   request: ChatRequest;
-  /** tool_choice required or named: the output must be a call. */
-  requireToolCall: boolean;
   sampling: SamplingOptions;
   maxTokens?: number;
   stop: string[];
@@ -49,8 +46,8 @@ export async function countChatTokens(services: Services, request: ChatRequest):
 
 export async function runChat(services: Services, job: ChatJob): Promise<ChatOutcome> {
   const { engine, template } = services.model.ready();
-  const applied = await template.current().apply(job.request);
-  const prompt = job.requireToolCall ? requireToolCall(applied) : applied;
+  // tool_choice required or named: the chat layer's grammar allows nothing but the call (forced_tool_call.cpp)
+  const prompt = await template.current().apply(job.request);
   const tokens = await engine.tokenize(prompt.prompt);
   job.onPrompt?.(tokens.length);
   const parser = new IncrementalParser(prompt, job.idPrefix, job.onDeltas ?? (() => {}));

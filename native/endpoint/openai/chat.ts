@@ -66,8 +66,7 @@ export function parseChatRequest(body: unknown) {
     reasoning_format: f.string("reasoning_format"),
     reasoning_effort: f.string("reasoning_effort"),
   };
-  const forced = tools !== undefined && tools.length > 0 && (choice === "required" || typeof choice === "object");
-  return { ...common, request, requireToolCall: forced };
+  return { ...common, request };
 }
 
 function message(o: ChatOutcome) {
@@ -89,7 +88,6 @@ export async function chatCompletions(ctx: RouteContext): Promise<void> {
   const outcome = await runChat(ctx.services, {
     api: "openai",
     request: p.request,
-    requireToolCall: p.requireToolCall,
     sampling: p.sampling,
     maxTokens: p.maxTokens,
     stop: p.stop,
