@@ -10,7 +10,7 @@ import { EngineError, ModelFileError, fromNative } from "./errors";
 import type { NativeEngine, NativeGenerateResult } from "./native";
 import { TemplateGuard } from "./templateGuard/guard";
 import { servedTemplates, type ModelTemplates } from "./templateGuard/servedTemplates";
-import type { GenerateOptions, GenerateResult, GenerateStats, LoadOptions, ModelInfo } from "./types";
+import type { GenerateOptions, GenerateResult, GenerateStats, LoadOptions, ModelInfo, PromptCacheInfo } from "./types";
 
 /** Our reader first: it names the offset and field of a corrupt or truncated file, llama.cpp does not. */
 function checkModelFile(path: string, role: "target" | "draft"): GGUFHeader {
@@ -73,6 +73,11 @@ export class Engine {
     } catch (e) {
       throw fromNative(e);
     }
+  }
+
+  /** What the prompt cache holds now (the conversations it could bring back). */
+  promptCache(): PromptCacheInfo {
+    return this.native.promptCache();
   }
 
   /** The model's chat template, or `source` in its place, with this model's bos/eos tokens. */

@@ -41,6 +41,11 @@ export interface LoadOptions {
    * verification batch cost 13x one token at 400 positions (1.3x without it), which undoes DFlash.
    */
   flashAttention?: "auto" | "on" | "off";
+  /**
+   * Host memory (MiB) for the KV state of earlier conversations, so that a side request does not evict the
+   * main one (prompt_cache.h); 0 (the default) keeps only what the context holds.
+   */
+  cacheRamMiB?: number;
   onProgress?: (stage: "target" | "draft", progress: number) => void;
 }
 
@@ -110,6 +115,8 @@ export interface GenerateStats {
   promptTokens: number;
   /** Prompt tokens decoded; the rest came from the KV cache (prefix of the previous request). */
   promptEvaluated: number;
+  /** Of the cached ones, those brought back from the prompt cache in host memory (another conversation's). */
+  promptRestored: number;
   cachedTokens: number;
   promptMs: number;
   promptTokensPerSecond: number;
@@ -200,3 +207,13 @@ export type TemplateCaps = Record<
   | "supports_object_arguments",
   boolean
 >;
+
+/** What the prompt cache holds: the conversation in the context and those saved in host memory. */
+export interface PromptCacheInfo {
+  /** Tokens in the context, as the last request left it. */
+  liveTokens: number;
+  budgetBytes: number;
+  usedBytes: number;
+  /** Most recently used first. */
+  entries: { tokens: number; draftTokens: number; bytes: number; lastUsedMs: number }[];
+}

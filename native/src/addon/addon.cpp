@@ -316,6 +316,7 @@ public:
         exports.Set("Engine", DefineClass(env, "Engine", {
             InstanceMethod("load", &EngineHandle::load),
             InstanceMethod("info", &EngineHandle::info),
+            InstanceMethod("promptCache", &EngineHandle::prompt_cache),
             InstanceMethod("tokenize", &EngineHandle::tokenize),
             InstanceMethod("detokenize", &EngineHandle::detokenize),
             InstanceMethod("chatTemplates", &EngineHandle::chat_templates),
@@ -368,6 +369,9 @@ private:
     }
 
     Napi::Value info(const Napi::CallbackInfo & info) { return to_js(info.Env(), state_->get(info.Env())->info()); }
+
+    // promptCache(): what the prompt cache holds (a snapshot; safe while a generation runs)
+    Napi::Value prompt_cache(const Napi::CallbackInfo & info) { return to_js(info.Env(), state_->get(info.Env())->prompt_cache_info()); }
 
     // tokenize(text, addSpecial, parseSpecial): Promise<Int32Array>
     Napi::Value tokenize(const Napi::CallbackInfo & info) {

@@ -121,6 +121,7 @@ cts::LoadParams load_params(const Napi::Object & o) {
     p.draft_max        = (int) integer(o, "draftMax", 0, 0, 1024);
     p.warmup           = boolean(o, "warmup", p.warmup);
     p.flash_attention  = str(o, "flashAttention", p.flash_attention);
+    p.cache_ram_bytes  = (size_t) integer(o, "cacheRamMiB", 0, 0, 1 << 24) << 20;
     if (p.target.empty()) throw Napi::TypeError::New(o.Env(), "'target' (the target model path) is required");
     return p;
 }
@@ -214,12 +215,31 @@ Napi::Object to_js(Napi::Env env, const cts::ModelInfo & i) {
     return o;
 }
 
+Napi::Object to_js(Napi::Env env, const cts::PromptCacheInfo & c) {
+    auto o = Napi::Object::New(env);
+    o.Set("liveTokens", (double) c.live_tokens);
+    o.Set("budgetBytes", (double) c.budget_bytes);
+    o.Set("usedBytes", (double) c.used_bytes);
+    auto entries = Napi::Array::New(env, c.entries.size());
+    for (size_t i = 0; i < c.entries.size(); i++) {
+        auto e = Napi::Object::New(env);
+        e.Set("tokens", (double) c.entries[i].tokens);
+        e.Set("draftTokens", (double) c.entries[i].draft_tokens);
+        e.Set("bytes", (double) c.entries[i].bytes);
+        e.Set("lastUsedMs", (double) c.entries[i].last_used_ms);
+        entries.Set((uint32_t) i, e);
+    }
+    o.Set("entries", entries);
+    return o;
+}
+
 Napi::Object to_js(Napi::Env env, const cts::GenerateResult & r) {
     const auto & s = r.stats;
     auto stats = Napi::Object::New(env);
     stats.Set("speculative", s.speculative);
     stats.Set("promptTokens", s.prompt_tokens);
     stats.Set("promptEvaluated", s.prompt_evaluated);
+    stats.Set("promptRestored", s.prompt_restored);
     stats.Set("promptMs", s.prompt_ms);
     stats.Set("generatedTokens", s.generated_tokens);
     stats.Set("generateMs", s.generate_ms);

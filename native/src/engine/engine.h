@@ -5,6 +5,7 @@
 #pragma once
 
 #include "chat_layer.h"
+#include "prompt_cache.h"
 
 #include <atomic>
 #include <cstdint>
@@ -28,6 +29,7 @@ struct LoadParams {
     int  draft_max = 0;         // tokens drafted per step; 0: the draft's block size - 1
     bool warmup    = true;
     std::string flash_attention = "auto";  // "auto", "on", "off"
+    size_t cache_ram_bytes = 0;  // host memory for the KV state of earlier conversations (prompt_cache.h); 0: none
 };
 
 struct ModelInfo {
@@ -82,6 +84,7 @@ struct GenerateStats {
     bool speculative       = false;
     int  prompt_tokens     = 0;
     int  prompt_evaluated  = 0;  // not served from the KV cache
+    int  prompt_restored   = 0;  // served from a conversation brought back from host memory
     double prompt_ms       = 0;
     int  generated_tokens  = 0;
     double generate_ms     = 0;  // first sampled token to the end
@@ -119,6 +122,8 @@ public:
     std::vector<int32_t> tokenize(const std::string & text, bool add_special, bool parse_special) const;
     std::string detokenize(const std::vector<int32_t> & tokens, bool special) const;
     std::shared_ptr<ChatTemplates> chat_templates(const std::string & override_source) const;
+    // Thread-safe, like tokenize.
+    PromptCacheInfo prompt_cache_info() const;
 
     // One request at a time. Throws EngineError (context_overflow before any decoding). `abort` may be set
     // from any thread; generation then stops within a step and reports stop_reason "abort".
