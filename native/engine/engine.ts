@@ -97,7 +97,7 @@ export class Engine {
    * when prompt + maxTokens exceed the context. An aborted signal ends it with stopReason "abort".
    */
   async generate(prompt: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
-    const { signal, onToken, chat, jsonSchema, stop, grammar, logitBias, ...rest } = options;
+    const { signal, onToken, chat, jsonSchema, stop, grammar, logitBias, logprobs, ...rest } = options;
     const params = {
       ...rest,
       logitBias: logitBias && Object.entries(logitBias).map(([token, bias]) => [Number(token), bias]),
@@ -110,11 +110,13 @@ export class Engine {
       preservedTokens: chat?.preservedTokens,
       generationPrompt: chat?.generationPrompt,
       jsonSchema: jsonSchema === undefined ? undefined : JSON.stringify(jsonSchema),
+      logprobs: logprobs !== undefined,
+      topLogprobs: logprobs?.top,
       aborted: signal?.aborted,
     };
     let handle: ReturnType<NativeEngine["generate"]>;
     try {
-      handle = this.native.generate(params, onToken && ((token, text) => onToken({ token, text })));
+      handle = this.native.generate(params, onToken && ((token, text, lp) => onToken(lp ? { token, text, logprobs: lp } : { token, text })));
     } catch (e) {
       throw fromNative(e);
     }
@@ -122,7 +124,14 @@ export class Engine {
     signal?.addEventListener("abort", abort, { once: true });
     try {
       const r = await handle.done;
-      return { tokens: Array.from(r.tokens), text: r.text, stopReason: r.stopReason, stopString: r.stopString, stats: deriveStats(r.stats) };
+      return {
+        tokens: Array.from(r.tokens),
+        text: r.text,
+        stopReason: r.stopReason,
+        stopString: r.stopString,
+        ...(r.logprobs ? { logprobs: r.logprobs } : {}),
+        stats: deriveStats(r.stats),
+      };
     } catch (e) {
       throw fromNative(e);
     } finally {

@@ -1,6 +1,6 @@
 // Typings of the two addons' raw interfaces (native/src/loader, native/src/addon). Only backend.ts loads
 // them; everything else goes through the typed wrappers.
-import type { ChatPrompt, Device, ModelInfo, ParsedMessage, PromptCacheInfo, TemplateCaps } from "./types";
+import type { ChatPrompt, Device, ModelInfo, ParsedMessage, PromptCacheInfo, TemplateCaps, TokenLogprobs } from "./types";
 
 export interface LoaderAddon {
   loadGlobal(path: string): string | null;
@@ -20,6 +20,7 @@ export interface NativeGenerateResult {
   text: string;
   stopReason: "eos" | "stop" | "length" | "abort";
   stopString: string | null;
+  logprobs?: TokenLogprobs[];
   stats: {
     speculative: boolean;
     promptTokens: number;
@@ -47,7 +48,7 @@ export interface NativeEngine {
   tokenize(text: string, addSpecial: boolean, parseSpecial: boolean): Promise<Int32Array>;
   detokenize(tokens: ArrayLike<number>, special: boolean): Promise<string>;
   chatTemplates(overrideSource: string): Promise<NativeChatTemplates>;
-  generate(params: object, onToken?: (token: number | null, text: string) => void): { done: Promise<NativeGenerateResult>; abort(): void };
+  generate(params: object, onToken?: (token: number | null, text: string, logprobs?: TokenLogprobs) => void): { done: Promise<NativeGenerateResult>; abort(): void };
   close(): Promise<void>;
 }
 

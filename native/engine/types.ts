@@ -92,6 +92,22 @@ export interface TokenEvent {
   token: number | null;
   /** Text this token released; "" while it may still be part of a stop string or a UTF-8 character. */
   text: string;
+  /** With `logprobs`. */
+  logprobs?: TokenLogprobs;
+}
+
+/**
+ * A generated token's log-probability under the target's distribution at its position: the softmax of its
+ * logits before the sampler chain (llama-server's default, `post_sampling_probs` false), and the `top` most
+ * likely tokens there. `bytes` are the token's bytes, which may be part of a UTF-8 character.
+ */
+export interface TokenLogprob {
+  token: number;
+  bytes: number[];
+  logprob: number;
+}
+export interface TokenLogprobs extends TokenLogprob {
+  top: TokenLogprob[];
 }
 
 export interface GenerateOptions extends SamplingOptions {
@@ -106,6 +122,8 @@ export interface GenerateOptions extends SamplingOptions {
   ignoreEos?: boolean;
   /** Use the DFlash draft when one is loaded (default true). */
   speculative?: boolean;
+  /** Each token's log-probability (TokenLogprobs), with that many alternatives (0..20). */
+  logprobs?: { top: number };
   signal?: AbortSignal;
   onToken?: (event: TokenEvent) => void;
 }
@@ -146,6 +164,8 @@ export interface GenerateResult {
   text: string;
   stopReason: "eos" | "stop" | "length" | "abort";
   stopString: string | null;
+  /** One per generated token, with `logprobs`. */
+  logprobs?: TokenLogprobs[];
   stats: GenerateStats;
 }
 

@@ -474,17 +474,22 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
             preserved.insert(ids[0]);
         }
     }
-    // Takes one generated token; false when generation ends with it.
-    auto emit = [&](llama_token t) -> bool {
+    // Takes one generated token, sampled from the logits at batch index `idx`; false when generation ends with it.
+    auto emit = [&](llama_token t, int idx) -> bool {
         result.tokens.push_back(t);
         st.generated_tokens++;
+        const TokenLogprobs * lp = nullptr;
+        if (p.logprobs) {
+            result.logprobs.push_back(token_logprobs(m.ctx, m.vocab, idx, t, p.top_logprobs));
+            lp = &result.logprobs.back();
+        }
         if (!p.ignore_eos && llama_vocab_is_eog(m.vocab, t)) {
-            on_token({ t, "" });
+            on_token({ t, "", lp });
             result.stop_reason = "eos";
             return false;
         }
         // like llama-server: control tokens print only when the template marked them as preserved
-        on_token({ t, text.push(common_token_to_piece(m.vocab, t, preserved.count(t) > 0)) });
+        on_token({ t, text.push(common_token_to_piece(m.vocab, t, preserved.count(t) > 0)), lp });
         if (text.stopped()) {
             result.stop_reason = "stop";
             result.stop_string = text.stop_string();
@@ -497,7 +502,7 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
         return true;
     };
 
-    bool running = emit(id);
+    bool running = emit(id, m.batch.n_tokens - 1);
     std::vector<llama_token> draft;
     while (running) {
         if (abort.load()) {
@@ -570,8 +575,8 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
         if (use_spec) {
             m.draft_valid = cache_.size();
         }
-        for (llama_token t : ids) {
-            if (!(running = emit(t))) {
+        for (size_t i = 0; i < ids.size(); i++) {
+            if (!(running = emit(ids[i], (int) i))) {
                 break;
             }
         }

@@ -6,6 +6,7 @@
 
 #include "chat_layer.h"
 #include "prompt_cache.h"
+#include "token_logprobs.h"
 
 #include <atomic>
 #include <cstdint>
@@ -73,11 +74,14 @@ struct GenerateParams {
     std::string json_schema;
     bool ignore_eos  = false;
     bool speculative = true;  // use the draft when one is loaded
+    bool logprobs     = false;  // report each token's log-probability (token_logprobs.h)
+    int  top_logprobs = 0;      // and that many most likely alternatives
 };
 
 struct TokenEvent {
     int32_t     token;
     std::string text;  // text released by this token (held back while a stop string may be forming)
+    const TokenLogprobs * logprobs = nullptr;  // when asked for
 };
 
 struct GenerateStats {
@@ -101,6 +105,7 @@ struct GenerateStats {
 
 struct GenerateResult {
     std::vector<int32_t> tokens;
+    std::vector<TokenLogprobs> logprobs;  // one per token, when asked for
     std::string text;
     std::string stop_reason;  // "eos", "stop", "length", "abort"
     std::string stop_string;
