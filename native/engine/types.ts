@@ -164,7 +164,7 @@ export interface GenerateResult {
   text: string;
   stopReason: "eos" | "stop" | "length" | "abort";
   stopString: string | null;
-  /** One per generated token, with `logprobs`. */
+  /** One per generated token but a final end-of-generation token, with `logprobs`. */
   logprobs?: TokenLogprobs[];
   stats: GenerateStats;
 }

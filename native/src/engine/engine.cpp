@@ -479,7 +479,8 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
         result.tokens.push_back(t);
         st.generated_tokens++;
         const TokenLogprobs * lp = nullptr;
-        if (p.logprobs) {
+        // not for the end of generation, which no API shows as a token
+        if (p.logprobs && (p.ignore_eos || !llama_vocab_is_eog(m.vocab, t))) {
             result.logprobs.push_back(token_logprobs(m.ctx, m.vocab, idx, t, p.top_logprobs));
             lp = &result.logprobs.back();
         }

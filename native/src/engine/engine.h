@@ -105,7 +105,7 @@ struct GenerateStats {
 
 struct GenerateResult {
     std::vector<int32_t> tokens;
-    std::vector<TokenLogprobs> logprobs;  // one per token, when asked for
+    std::vector<TokenLogprobs> logprobs;  // one per token but a final end of generation, when asked for
     std::string text;
     std::string stop_reason;  // "eos", "stop", "length", "abort"
     std::string stop_string;
