@@ -40,20 +40,19 @@ const daysOf = (args: string) => {
 };
 
 // Where llama.cpp's own grammar leaves a forced call open-ended, so a random model never finishes it: the
-// reasoning a template's generation prompt opens (kept: the model must be able to think before it calls),
-// argument syntax llama.cpp does not hold to the schema, and the harmony channels.
+// reasoning a template's generation prompt opens whatever enable_thinking says (kept: the model must be able to
+// think before it calls), argument syntax llama.cpp does not hold to the schema, free text in a call's header.
 const OPEN_ENDED: Record<string, string> = {
   "Apriel-1.6-15b-Thinker-fixed.jinja": "the generation prompt opens the reasoning",
   "Cohere2MoE.jinja": "the generation prompt opens the reasoning",
-  "Kimi-K3.jinja": "reasoning without an opening tag",
+  "Kimi-K3.jinja": "the generation prompt opens the reasoning",
   "MiniMax-M2.jinja": "the generation prompt opens the reasoning",
   "NVIDIA-Nemotron-Nano-v2.jinja": "the generation prompt opens the reasoning",
   "LFM2.5-8B-A1B.jinja": "Python-style arguments are not held to the schema (days=False)",
   "google-gemma-4-31B-it.jinja": "gemma's argument syntax is not held to the schema",
   "google-gemma-4-31B-it-interleaved.jinja": "gemma's argument syntax is not held to the schema",
-  "tencent-Hy3.jinja": "argument values are free text up to the closing tag",
-  "muse-glimmer.jinja": "free analysis channel",
-  "openai-gpt-oss-120b.jinja": "free analysis channel",
+  "muse-glimmer.jinja": "the call's recipient (` to=…`) is free text",
+  "openai-gpt-oss-120b.jinja": "the call's `<|constrain|>` type is any word ([A-Za-z0-9_-]+)",
 };
 
 test("forced tool calls: root of the Qwen3.5 grammar goes straight to the call; the arguments keep their schema", async () => {
@@ -89,7 +88,7 @@ test("forced tool calls: every tool-capable corpus template × required / named 
       // the prompt's tail (ending with the generation prompt) keeps the prefill small on CI's two cores; the
       // grammar, not the context, decides what shape the output can take
       const tokens = (await engine.tokenize(prompt.prompt)).slice(-64);
-      const result = await engine.generate(tokens, { maxTokens: 200, temperature: 0, chat: prompt }).catch((e: Error) => e);
+      const result = await engine.generate(tokens, { maxTokens: 300, temperature: 0, chat: prompt }).catch((e: Error) => e);
       if (result instanceof Error) {
         failures.push(`${file} (${mode}): ${result.message}`);
         continue;
@@ -100,6 +99,6 @@ test("forced tool calls: every tool-capable corpus template × required / named 
       if (!ok) failures.push(`${file} (${mode}): ${result.stopReason}, ${JSON.stringify(result.text.slice(0, 150))} → ${JSON.stringify(parsed.toolCalls)}`);
     }
   }
-  assert.equal(runs, 3 * 39);
+  assert.equal(runs, 3 * 40);
   assert.deepEqual(failures, []);
 });
