@@ -56,6 +56,10 @@ void PromptCache::save(llama_context * ctx, llama_context * ctx_dft, const std::
             }
         }
     }
+    const size_t size = llama_state_seq_get_size(ctx, 0) + (ctx_dft != nullptr && draft_valid > 0 ? llama_state_seq_get_size(ctx_dft, 0) : 0);
+    if (size > budget_) {
+        return;  // bigger than the whole budget: not worth the copy
+    }
     Entry e;
     e.tokens = live;
     e.target = copy_sequence(ctx);
