@@ -36,9 +36,10 @@ export function chatLogprobs(tokens: readonly TokenLogprobs[]) {
   return { content: tokens.map((t) => ({ ...entry(t), top_logprobs: t.top.map(entry) })), refusal: null };
 }
 
-export function completionLogprobs(tokens: readonly TokenLogprobs[]) {
+/** `start`: the text's length before these tokens (a stream's earlier chunks). */
+export function completionLogprobs(tokens: readonly TokenLogprobs[], start = 0) {
   const offsets: number[] = [];
-  let offset = 0;
+  let offset = start;
   for (const t of tokens) {
     offsets.push(offset);
     offset += text(t).length;
@@ -54,6 +55,8 @@ export function completionLogprobs(tokens: readonly TokenLogprobs[]) {
 /** A stream's tokens not yet sent: each chunk carries those generated since the previous one. */
 export class PendingLogprobs {
   private pending: TokenLogprobs[] = [];
+  /** Text length of the tokens already taken, where the next chunk's text_offset starts. */
+  offset = 0;
 
   push(t: TokenLogprobs): void {
     this.pending.push(t);

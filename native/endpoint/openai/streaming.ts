@@ -82,7 +82,11 @@ export class CompletionChunkWriter extends ChunkWriter {
   }
 
   private logprobs() {
-    return this.meta.logprobs ? completionLogprobs(this.meta.logprobs.take()) : null;
+    const pending = this.meta.logprobs;
+    if (!pending) return null;
+    const out = completionLogprobs(pending.take(), pending.offset);
+    pending.offset += out.tokens.join("").length;
+    return out;
   }
 
   finish(finishReason: string, stats: GenerateStats): void {

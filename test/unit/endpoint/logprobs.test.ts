@@ -55,8 +55,12 @@ describe("logprobs", () => {
     });
     const stream = await client.completions.create({ ...body, stream: true } as OpenAI.CompletionCreateParamsStreaming);
     const tokens: string[] = [];
-    for await (const chunk of stream) tokens.push(...(chunk.choices[0]?.logprobs?.tokens ?? []));
-    assert.deepEqual(tokens, lp.tokens);
+    const offsets: number[] = [];
+    for await (const chunk of stream) {
+      tokens.push(...(chunk.choices[0]?.logprobs?.tokens ?? []));
+      offsets.push(...(chunk.choices[0]?.logprobs?.text_offset ?? []));
+    }
+    assert.deepEqual([tokens, offsets], [lp.tokens, lp.text_offset]);
   });
 
   test("bad requests name the field", async () => {
