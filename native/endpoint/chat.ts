@@ -1,17 +1,14 @@
 // A chat request, whichever API it came in: the prompt llama.cpp's chat layer builds from it (what
 // llama-server would build), generation, and the assistant message parsed from the output by the
 // template's format. Streams get the message as deltas while it is generated.
-import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions } from "../engine/types";
+import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions, TokenLogprobs } from "../engine/types";
 import { IncrementalParser, type MessageDelta, type MessageOut } from "./chatOutput";
 import { generate } from "./generation";
 import type { Services } from "./services";
-import { requireToolCall } from "./toolChoice";
 
 export interface ChatJob {
   api: "openai" | "anthropic";
   request: ChatRequest;
-  /** tool_choice required or named: the output must be a call. */
-  requireToolCall: boolean;
   sampling: SamplingOptions;
   maxTokens?: number;
   stop: string[];
@@ -23,6 +20,10 @@ export interface ChatJob {
   onPrompt?: (promptTokens: number) => void;
   /** Set for streams. */
   onDeltas?: (d: MessageDelta[]) => void;
+  /** Each token's log-probabilities, with that many alternatives. */
+  logprobs?: { top: number };
+  /** Streams: a token's log-probabilities, before the deltas its text makes. */
+  onLogprobs?: (t: TokenLogprobs) => void;
 }
 
 export type Finish = "stop" | "length" | "tool_calls" | "abort";
@@ -38,6 +39,8 @@ export interface ChatOutcome {
   /** The client's stop sequence that ended the output, if one did. */
   stopSequence: string | null;
   stats: GenerateStats;
+  /** With job.logprobs. */
+  logprobs?: TokenLogprobs[];
 }
 
 /** The prompt's token count (what count_tokens answers). */
@@ -49,8 +52,8 @@ export async function countChatTokens(services: Services, request: ChatRequest):
 
 export async function runChat(services: Services, job: ChatJob): Promise<ChatOutcome> {
   const { engine, template } = services.model.ready();
-  const applied = await template.current().apply(job.request);
-  const prompt = job.requireToolCall ? requireToolCall(applied) : applied;
+  // tool_choice required or named: the chat layer's grammar allows nothing but the call (forced_tool_call.cpp)
+  const prompt = await template.current().apply(job.request);
   const tokens = await engine.tokenize(prompt.prompt);
   job.onPrompt?.(tokens.length);
   const parser = new IncrementalParser(prompt, job.idPrefix, job.onDeltas ?? (() => {}));
@@ -61,12 +64,18 @@ export async function runChat(services: Services, job: ChatJob): Promise<ChatOut
     ignoreEos: job.ignoreEos,
     chat: prompt,
     signal: job.signal,
-    onToken: job.onDeltas && ((e) => parser.push(e.text)),
+    logprobs: job.logprobs,
+    onToken:
+      job.onDeltas &&
+      ((e) => {
+        if (e.logprobs) job.onLogprobs?.(e.logprobs);
+        parser.push(e.text);
+      }),
   });
   const complete = result.stopReason === "eos" || result.stopReason === "stop";
   const message = result.stopReason === "abort" ? parser.tracker.sent : await parser.finish(result.text, complete);
   const stopSequence = result.stopReason === "stop" && job.stop.includes(result.stopString ?? "") ? result.stopString : null;
   const finish = finishOf(result.stopReason, message.toolCalls.length);
   services.metrics.recordGeneration(job.api, finish, result.stats);
-  return { message, finish, stopSequence, stats: result.stats };
+  return { message, finish, stopSequence, stats: result.stats, logprobs: result.logprobs };
 }

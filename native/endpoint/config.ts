@@ -4,7 +4,7 @@ import { UsageError, parseArgs } from "../../server/src/cli/args";
 
 export const usage =
   "chat-template serve [--target FILE [--draft FILE]] [--chat-template-file FILE [--chat-template-mirror-of NAME]] [--host ADDR] [--port N] [--api-key KEY] " +
-  "[--context N] [--gpu-layers N] [--threads N] [--queue N] [--model-name NAME] [--exit-on-stdin-close]";
+  "[--context N] [--gpu-layers N] [--threads N] [--cache-ram MiB] [--queue N] [--model-name NAME] [--exit-on-stdin-close]";
 
 export interface ServeConfig {
   /** Absent: the demo pair (random weights). */
@@ -23,6 +23,8 @@ export interface ServeConfig {
   contextSize: number;
   gpuLayers?: number;
   threads?: number;
+  /** Host memory (MiB) for the KV state of earlier conversations (the prompt cache); 0: none. */
+  cacheRamMiB: number;
   /** Requests that may wait while one generates; more get 429. */
   maxQueue: number;
   modelName?: string;
@@ -36,6 +38,8 @@ export const API_KEY_ENV = "CHAT_TEMPLATE_API_KEY";
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_CONTEXT = 4096;
 export const DEFAULT_QUEUE = 16;
+/** llama-server's --cache-ram default. */
+export const DEFAULT_CACHE_RAM_MIB = 8192;
 
 export function isLoopback(host: string): boolean {
   if (host === "localhost") return true;
@@ -52,7 +56,7 @@ function int(value: string | undefined, flag: string, min: number, max: number):
 
 export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeConfig {
   const args = parseArgs(argv, {
-    values: ["target", "draft", "chat-template-file", "chat-template-mirror-of", "host", "port", "api-key", "context", "gpu-layers", "threads", "queue", "model-name"],
+    values: ["target", "draft", "chat-template-file", "chat-template-mirror-of", "host", "port", "api-key", "context", "gpu-layers", "threads", "cache-ram", "queue", "model-name"],
     switches: ["exit-on-stdin-close"],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
@@ -78,6 +82,7 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     contextSize: int(v("context"), "context", 64, 1 << 24) ?? DEFAULT_CONTEXT,
     gpuLayers: int(v("gpu-layers"), "gpu-layers", -1, 100000),
     threads: int(v("threads"), "threads", 1, 1024),
+    cacheRamMiB: int(v("cache-ram"), "cache-ram", 0, 1 << 24) ?? DEFAULT_CACHE_RAM_MIB,
     maxQueue: int(v("queue"), "queue", 0, 100000) ?? DEFAULT_QUEUE,
     modelName: v("model-name"),
     exitOnStdinClose: args.switches.has("exit-on-stdin-close"),

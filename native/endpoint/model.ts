@@ -59,6 +59,7 @@ export class ModelHost {
         contextSize: this.config.contextSize,
         gpuLayers: this.config.gpuLayers,
         threads: this.config.threads,
+        cacheRamMiB: this.config.cacheRamMiB,
         onProgress: (stage, p) => {
           // one bar for both files, in proportion to their size
           const done = stage === "target" ? p * weights.target : weights.target + p * weights.draft;

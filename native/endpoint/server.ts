@@ -17,10 +17,12 @@ import { openaiError } from "./openai/errors";
 import { models } from "./openai/models";
 import { sendJson, type Handler } from "./route";
 import type { Services } from "./services";
+import { slots } from "./slots";
 
 const ROUTES: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
   "/health": { GET: health },
   "/metrics": { GET: metrics },
+  "/slots": { GET: slots },
   "/v1/models": { GET: models },
   "/v1/chat/completions": { POST: chatCompletions },
   "/v1/completions": { POST: completions },

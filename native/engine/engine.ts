@@ -10,7 +10,7 @@ import { EngineError, ModelFileError, fromNative } from "./errors";
 import type { NativeEngine, NativeGenerateResult } from "./native";
 import { TemplateGuard } from "./templateGuard/guard";
 import { servedTemplates, type ModelTemplates } from "./templateGuard/servedTemplates";
-import type { GenerateOptions, GenerateResult, GenerateStats, LoadOptions, ModelInfo } from "./types";
+import type { GenerateOptions, GenerateResult, GenerateStats, LoadOptions, ModelInfo, PromptCacheInfo } from "./types";
 
 /** Our reader first: it names the offset and field of a corrupt or truncated file, llama.cpp does not. */
 function checkModelFile(path: string, role: "target" | "draft"): GGUFHeader {
@@ -75,6 +75,11 @@ export class Engine {
     }
   }
 
+  /** What the prompt cache holds now (the conversations it could bring back). */
+  promptCache(): PromptCacheInfo {
+    return this.native.promptCache();
+  }
+
   /** The model's chat template, or `source` in its place, with this model's bos/eos tokens. */
   async chatTemplate(source = ""): Promise<ChatTemplate> {
     // with a model, llama.cpp takes bos/eos from its vocabulary even for an override
@@ -92,7 +97,7 @@ export class Engine {
    * when prompt + maxTokens exceed the context. An aborted signal ends it with stopReason "abort".
    */
   async generate(prompt: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
-    const { signal, onToken, chat, jsonSchema, stop, grammar, logitBias, ...rest } = options;
+    const { signal, onToken, chat, jsonSchema, stop, grammar, logitBias, logprobs, ...rest } = options;
     const params = {
       ...rest,
       logitBias: logitBias && Object.entries(logitBias).map(([token, bias]) => [Number(token), bias]),
@@ -105,11 +110,13 @@ export class Engine {
       preservedTokens: chat?.preservedTokens,
       generationPrompt: chat?.generationPrompt,
       jsonSchema: jsonSchema === undefined ? undefined : JSON.stringify(jsonSchema),
+      logprobs: logprobs !== undefined,
+      topLogprobs: logprobs?.top,
       aborted: signal?.aborted,
     };
     let handle: ReturnType<NativeEngine["generate"]>;
     try {
-      handle = this.native.generate(params, onToken && ((token, text) => onToken({ token, text })));
+      handle = this.native.generate(params, onToken && ((token, text, lp) => onToken(lp ? { token, text, logprobs: lp } : { token, text })));
     } catch (e) {
       throw fromNative(e);
     }
@@ -117,7 +124,14 @@ export class Engine {
     signal?.addEventListener("abort", abort, { once: true });
     try {
       const r = await handle.done;
-      return { tokens: Array.from(r.tokens), text: r.text, stopReason: r.stopReason, stopString: r.stopString, stats: deriveStats(r.stats) };
+      return {
+        tokens: Array.from(r.tokens),
+        text: r.text,
+        stopReason: r.stopReason,
+        stopString: r.stopString,
+        ...(r.logprobs ? { logprobs: r.logprobs } : {}),
+        stats: deriveStats(r.stats),
+      };
     } catch (e) {
       throw fromNative(e);
     } finally {

@@ -1,6 +1,6 @@
 // Typings of the two addons' raw interfaces (native/src/loader, native/src/addon). Only backend.ts loads
 // them; everything else goes through the typed wrappers.
-import type { ChatPrompt, Device, ModelInfo, ParsedMessage, TemplateCaps } from "./types";
+import type { ChatPrompt, Device, ModelInfo, ParsedMessage, PromptCacheInfo, TemplateCaps, TokenLogprobs } from "./types";
 
 export interface LoaderAddon {
   loadGlobal(path: string): string | null;
@@ -20,10 +20,12 @@ export interface NativeGenerateResult {
   text: string;
   stopReason: "eos" | "stop" | "length" | "abort";
   stopString: string | null;
+  logprobs?: TokenLogprobs[];
   stats: {
     speculative: boolean;
     promptTokens: number;
     promptEvaluated: number;
+    promptRestored: number;
     promptMs: number;
     generatedTokens: number;
     generateMs: number;
@@ -42,10 +44,11 @@ export interface NativeGenerateResult {
 export interface NativeEngine {
   load(params: object, onProgress?: (stage: string, progress: number) => void): Promise<void>;
   info(): Omit<ModelInfo, "backend">;
+  promptCache(): PromptCacheInfo;
   tokenize(text: string, addSpecial: boolean, parseSpecial: boolean): Promise<Int32Array>;
   detokenize(tokens: ArrayLike<number>, special: boolean): Promise<string>;
   chatTemplates(overrideSource: string): Promise<NativeChatTemplates>;
-  generate(params: object, onToken?: (token: number | null, text: string) => void): { done: Promise<NativeGenerateResult>; abort(): void };
+  generate(params: object, onToken?: (token: number | null, text: string, logprobs?: TokenLogprobs) => void): { done: Promise<NativeGenerateResult>; abort(): void };
   close(): Promise<void>;
 }
 

@@ -41,6 +41,11 @@ export interface LoadOptions {
    * verification batch cost 13x one token at 400 positions (1.3x without it), which undoes DFlash.
    */
   flashAttention?: "auto" | "on" | "off";
+  /**
+   * Host memory (MiB) for the KV state of earlier conversations, so that a side request does not evict the
+   * main one (prompt_cache.h); 0 (the default) keeps only what the context holds.
+   */
+  cacheRamMiB?: number;
   onProgress?: (stage: "target" | "draft", progress: number) => void;
 }
 
@@ -87,6 +92,22 @@ export interface TokenEvent {
   token: number | null;
   /** Text this token released; "" while it may still be part of a stop string or a UTF-8 character. */
   text: string;
+  /** With `logprobs`. */
+  logprobs?: TokenLogprobs;
+}
+
+/**
+ * A generated token's log-probability under the target's distribution at its position: the softmax of its
+ * logits before the sampler chain (llama-server's default, `post_sampling_probs` false), and the `top` most
+ * likely tokens there. `bytes` are the token's bytes, which may be part of a UTF-8 character.
+ */
+export interface TokenLogprob {
+  token: number;
+  bytes: number[];
+  logprob: number;
+}
+export interface TokenLogprobs extends TokenLogprob {
+  top: TokenLogprob[];
 }
 
 export interface GenerateOptions extends SamplingOptions {
@@ -101,6 +122,8 @@ export interface GenerateOptions extends SamplingOptions {
   ignoreEos?: boolean;
   /** Use the DFlash draft when one is loaded (default true). */
   speculative?: boolean;
+  /** Each token's log-probability (TokenLogprobs), with that many alternatives (0..20). */
+  logprobs?: { top: number };
   signal?: AbortSignal;
   onToken?: (event: TokenEvent) => void;
 }
@@ -110,6 +133,8 @@ export interface GenerateStats {
   promptTokens: number;
   /** Prompt tokens decoded; the rest came from the KV cache (prefix of the previous request). */
   promptEvaluated: number;
+  /** Of the cached ones, those brought back from the prompt cache in host memory (another conversation's). */
+  promptRestored: number;
   cachedTokens: number;
   promptMs: number;
   promptTokensPerSecond: number;
@@ -139,6 +164,8 @@ export interface GenerateResult {
   text: string;
   stopReason: "eos" | "stop" | "length" | "abort";
   stopString: string | null;
+  /** One per generated token but a final end-of-generation token, with `logprobs`. */
+  logprobs?: TokenLogprobs[];
   stats: GenerateStats;
 }
 
@@ -200,3 +227,13 @@ export type TemplateCaps = Record<
   | "supports_object_arguments",
   boolean
 >;
+
+/** What the prompt cache holds: the conversation in the context and those saved in host memory. */
+export interface PromptCacheInfo {
+  /** Tokens in the context, as the last request left it. */
+  liveTokens: number;
+  budgetBytes: number;
+  usedBytes: number;
+  /** Most recently used first. */
+  entries: { tokens: number; draftTokens: number; bytes: number; lastUsedMs: number }[];
+}

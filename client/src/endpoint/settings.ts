@@ -17,6 +17,8 @@ export interface EndpointSettings {
   port: number;
   /** 0: llama.cpp's default (the math cores). */
   threads: number;
+  /** MiB of host memory for the prompt cache (earlier conversations' KV state); 0: none. */
+  cacheRam: number;
   templateSource: TemplateSourceSetting;
   templateFile: string;
   externalUrl: string;
@@ -30,6 +32,7 @@ export const DEFAULT_SETTINGS: EndpointSettings = {
   contextSize: 4096,
   port: 0,
   threads: 0,
+  cacheRam: 8192,
   templateSource: "activeEditor",
   templateFile: "",
   externalUrl: "",
@@ -72,6 +75,7 @@ export function serveArgs(s: EndpointSettings, templateFile: string | null, mirr
   if (s.draftModel) args.push("--draft", s.draftModel);
   if (s.gpuLayers !== -1) args.push("--gpu-layers", String(s.gpuLayers));
   if (s.threads > 0) args.push("--threads", String(s.threads));
+  args.push("--cache-ram", String(s.cacheRam));
   if (templateFile !== null) args.push("--chat-template-file", templateFile);
   if (templateFile !== null && mirrorOf !== null) args.push("--chat-template-mirror-of", mirrorOf);
   return args;

@@ -16,7 +16,6 @@ export async function messages(ctx: RouteContext): Promise<void> {
   const outcome = await runChat(ctx.services, {
     api: "anthropic",
     request: p.request,
-    requireToolCall: p.requireToolCall,
     sampling: p.sampling,
     maxTokens: p.maxTokens,
     stop: p.stop,

@@ -7,7 +7,6 @@ import { Fields } from "../fields";
 
 export interface MessagesParams {
   request: ChatRequest;
-  requireToolCall: boolean;
   sampling: SamplingOptions;
   maxTokens: number;
   stop: string[];
@@ -69,15 +68,15 @@ function convertTools(f: Fields): object[] | undefined {
   });
 }
 
-function toolChoice(f: Fields, hasTools: boolean): { choice?: ChatRequest["tool_choice"]; parallel?: boolean; forced: boolean } {
+function toolChoice(f: Fields): { choice?: ChatRequest["tool_choice"]; parallel?: boolean } {
   const c = f.object("tool_choice");
-  if (!c) return { forced: false };
+  if (!c) return {};
   const parallel = c.boolean("disable_parallel_tool_use") === undefined ? undefined : !c.boolean("disable_parallel_tool_use");
   const type = c.need("type", c.string);
-  if (type === "auto") return { choice: "auto", parallel, forced: false };
-  if (type === "none") return { choice: "none", parallel, forced: false };
-  if (type === "any") return { choice: "required", parallel, forced: hasTools };
-  if (type === "tool") return { choice: { type: "function", function: { name: c.need("name", c.string) } }, parallel, forced: hasTools };
+  if (type === "auto") return { choice: "auto", parallel };
+  if (type === "none") return { choice: "none", parallel };
+  if (type === "any") return { choice: "required", parallel };
+  if (type === "tool") return { choice: { type: "function", function: { name: c.need("name", c.string) } }, parallel };
   throw badRequest(`must be "auto", "any", "tool" or "none", got '${type}'`, c.at("type"));
 }
 
@@ -90,7 +89,7 @@ export function parseMessagesRequest(body: unknown, purpose: "generate" | "count
   if (list.length === 0) throw badRequest("must contain at least one message", ["messages"]);
   const messages = [...(f.has("system") ? [{ role: "system", content: textParts(f, "system") }] : []), ...list.flatMap(convertMessage)];
   const tools = convertTools(f);
-  const { choice, parallel, forced } = toolChoice(f, (tools?.length ?? 0) > 0);
+  const { choice, parallel } = toolChoice(f);
   const thinking = f.object("thinking");
   const thinkingType = thinking?.need("type", thinking.string);
   if (thinkingType !== undefined && thinkingType !== "enabled" && thinkingType !== "disabled") {
@@ -105,7 +104,6 @@ export function parseMessagesRequest(body: unknown, purpose: "generate" | "count
       // Anthropic thinks only when asked to; budget_tokens has no equivalent in llama.cpp's sampler
       enable_thinking: thinkingType === "enabled",
     },
-    requireToolCall: forced,
     sampling: { temperature: f.number("temperature", 0, 1), topP: f.number("top_p", 0, 1), topK: f.integer("top_k", 0) },
     maxTokens,
     stop: f.array("stop_sequences") ? f.strings("stop_sequences")! : [],

@@ -7,6 +7,7 @@ import { badRequest } from "../errors";
 import { Fields } from "../fields";
 import { sendJson, type RouteContext } from "../route";
 import { SseStream } from "../sse";
+import { chatLogprobs, chatLogprobsRequest, PendingLogprobs } from "./logprobs";
 import { commonParams, usageOf } from "./params";
 import { ChatChunkWriter } from "./streaming";
 
@@ -47,7 +48,6 @@ function toolChoice(f: Fields): ChatRequest["tool_choice"] {
 export function parseChatRequest(body: unknown) {
   const f = Fields.of(body, []);
   const common = commonParams(f);
-  if (f.boolean("logprobs")) throw badRequest("logprobs are not supported", ["logprobs"]);
   const tools = f.objects("tools");
   tools?.forEach((t) => {
     const fn = t.need("function", t.object);
@@ -66,8 +66,7 @@ export function parseChatRequest(body: unknown) {
     reasoning_format: f.string("reasoning_format"),
     reasoning_effort: f.string("reasoning_effort"),
   };
-  const forced = tools !== undefined && tools.length > 0 && (choice === "required" || typeof choice === "object");
-  return { ...common, request, requireToolCall: forced };
+  return { ...common, request, logprobs: chatLogprobsRequest(f) };
 }
 
 function message(o: ChatOutcome) {
@@ -85,11 +84,11 @@ export async function chatCompletions(ctx: RouteContext): Promise<void> {
   const id = newId("chatcmpl-");
   const model = ctx.services.model.id;
   const created = Math.floor(Date.now() / 1000);
-  const stream = p.stream ? new ChatChunkWriter(new SseStream(ctx.res), { id, model, created, includeUsage: p.includeUsage }) : null;
+  const pending = p.stream && p.logprobs ? new PendingLogprobs() : undefined;
+  const stream = p.stream ? new ChatChunkWriter(new SseStream(ctx.res), { id, model, created, includeUsage: p.includeUsage, logprobs: pending }) : null;
   const outcome = await runChat(ctx.services, {
     api: "openai",
     request: p.request,
-    requireToolCall: p.requireToolCall,
     sampling: p.sampling,
     maxTokens: p.maxTokens,
     stop: p.stop,
@@ -97,6 +96,8 @@ export async function chatCompletions(ctx: RouteContext): Promise<void> {
     idPrefix: "call_",
     signal: ctx.signal,
     onDeltas: stream ? (d: MessageDelta[]) => d.forEach((x) => stream.delta(x)) : undefined,
+    logprobs: p.logprobs,
+    onLogprobs: pending && ((t) => pending.push(t)),
   });
   if (outcome.finish === "abort") return;
   const finishReason = outcome.finish;
@@ -109,7 +110,7 @@ export async function chatCompletions(ctx: RouteContext): Promise<void> {
       object: "chat.completion",
       created,
       model,
-      choices: [{ index: 0, message: message(outcome), finish_reason: finishReason, logprobs: null }],
+      choices: [{ index: 0, message: message(outcome), finish_reason: finishReason, logprobs: outcome.logprobs ? chatLogprobs(outcome.logprobs) : null }],
       usage: usageOf(outcome.stats),
       timings: timings(outcome.stats),
     },

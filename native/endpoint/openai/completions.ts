@@ -9,6 +9,7 @@ import { generate } from "../generation";
 import { sendJson, type RouteContext } from "../route";
 import { SseStream } from "../sse";
 import { commonParams, usageOf } from "./params";
+import { completionLogprobs, completionLogprobsRequest, PendingLogprobs } from "./logprobs";
 import { CompletionChunkWriter } from "./streaming";
 
 /** A string, or token ids; OpenAI's lists of several prompts would need several choices. */
@@ -27,22 +28,29 @@ export async function completions(ctx: RouteContext): Promise<void> {
   const prompt = promptOf(f);
   if (f.boolean("echo")) throw badRequest("is not supported", ["echo"]);
   if (f.string("suffix")) throw badRequest("is not supported (no fill-in-the-middle)", ["suffix"]);
-  if ((f.integer("logprobs", 0) ?? 0) > 0) throw badRequest("logprobs are not supported", ["logprobs"]);
   if ((f.integer("best_of", 1) ?? 1) > 1) throw badRequest("only 1 is supported", ["best_of"]);
+  const logprobs = completionLogprobsRequest(f);
   const { engine, info } = ctx.services.model.ready();
   // a rendered template usually begins with its BOS already: do not add a second one
   const tokens = typeof prompt === "string" ? await engine.tokenize(prompt, { addSpecial: !(info.bosText && prompt.startsWith(info.bosText)) }) : prompt;
   const id = newId("cmpl-");
   const model = ctx.services.model.id;
   const created = Math.floor(Date.now() / 1000);
-  const stream = p.stream ? new CompletionChunkWriter(new SseStream(ctx.res), { id, model, created, includeUsage: p.includeUsage }) : null;
+  const pending = p.stream && logprobs ? new PendingLogprobs() : undefined;
+  const stream = p.stream ? new CompletionChunkWriter(new SseStream(ctx.res), { id, model, created, includeUsage: p.includeUsage, logprobs: pending }) : null;
   const result = await generate(engine, ctx.services.queue, tokens, {
     ...p.sampling,
     maxTokens: p.maxTokens,
     stop: p.stop,
     ignoreEos: p.ignoreEos,
     signal: ctx.signal,
-    onToken: stream ? (e) => stream.text(e.text) : undefined,
+    logprobs,
+    onToken: stream
+      ? (e) => {
+          if (e.logprobs) pending?.push(e.logprobs);
+          stream.text(e.text);
+        }
+      : undefined,
   });
   const finish = finishOf(result.stopReason, 0);
   ctx.services.metrics.recordGeneration("openai", finish, result.stats);
@@ -56,7 +64,7 @@ export async function completions(ctx: RouteContext): Promise<void> {
       object: "text_completion",
       created,
       model,
-      choices: [{ index: 0, text: result.text, logprobs: null, finish_reason: finish }],
+      choices: [{ index: 0, text: result.text, logprobs: result.logprobs ? completionLogprobs(result.logprobs) : null, finish_reason: finish }],
       usage: usageOf(result.stats),
       timings: timings(result.stats),
     },

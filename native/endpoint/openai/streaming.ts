@@ -5,6 +5,7 @@ import type { GenerateStats } from "../../engine/types";
 import type { MessageDelta } from "../chatOutput";
 import { dflashHeaders, timings } from "../dflash";
 import type { SseStream } from "../sse";
+import { chatLogprobs, completionLogprobs, type PendingLogprobs } from "./logprobs";
 import { usageOf } from "./params";
 
 interface Meta {
@@ -12,6 +13,8 @@ interface Meta {
   model: string;
   created: number;
   includeUsage: boolean;
+  /** Set when the request asked for logprobs: each chunk carries those of the tokens since the last one. */
+  logprobs?: PendingLogprobs;
 }
 
 abstract class ChunkWriter {
@@ -51,7 +54,11 @@ export class ChatChunkWriter extends ChunkWriter {
 
   private send(delta: object): void {
     this.announce();
-    this.chunk([{ index: 0, delta, finish_reason: null, logprobs: null }]);
+    this.chunk([{ index: 0, delta, finish_reason: null, logprobs: this.logprobs() }]);
+  }
+
+  private logprobs() {
+    return this.meta.logprobs ? chatLogprobs(this.meta.logprobs.take()) : null;
   }
 
   delta(d: MessageDelta): void {
@@ -63,7 +70,7 @@ export class ChatChunkWriter extends ChunkWriter {
 
   finish(finishReason: string, stats: GenerateStats): void {
     this.announce();
-    this.end({ index: 0, delta: {}, finish_reason: finishReason, logprobs: null }, stats);
+    this.end({ index: 0, delta: {}, finish_reason: finishReason, logprobs: this.logprobs() }, stats);
   }
 }
 
@@ -71,10 +78,18 @@ export class CompletionChunkWriter extends ChunkWriter {
   protected readonly object = "text_completion";
 
   text(text: string): void {
-    if (text) this.chunk([{ index: 0, text, logprobs: null, finish_reason: null }]);
+    if (text) this.chunk([{ index: 0, text, logprobs: this.logprobs(), finish_reason: null }]);
+  }
+
+  private logprobs() {
+    const pending = this.meta.logprobs;
+    if (!pending) return null;
+    const out = completionLogprobs(pending.take(), pending.offset);
+    pending.offset += out.tokens.join("").length;
+    return out;
   }
 
   finish(finishReason: string, stats: GenerateStats): void {
-    this.end({ index: 0, text: "", logprobs: null, finish_reason: finishReason }, stats);
+    this.end({ index: 0, text: "", logprobs: this.logprobs(), finish_reason: finishReason }, stats);
   }
 }

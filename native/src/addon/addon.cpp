@@ -316,6 +316,7 @@ public:
         exports.Set("Engine", DefineClass(env, "Engine", {
             InstanceMethod("load", &EngineHandle::load),
             InstanceMethod("info", &EngineHandle::info),
+            InstanceMethod("promptCache", &EngineHandle::prompt_cache),
             InstanceMethod("tokenize", &EngineHandle::tokenize),
             InstanceMethod("detokenize", &EngineHandle::detokenize),
             InstanceMethod("chatTemplates", &EngineHandle::chat_templates),
@@ -368,6 +369,9 @@ private:
     }
 
     Napi::Value info(const Napi::CallbackInfo & info) { return to_js(info.Env(), state_->get(info.Env())->info()); }
+
+    // promptCache(): what the prompt cache holds (a snapshot; safe while a generation runs)
+    Napi::Value prompt_cache(const Napi::CallbackInfo & info) { return to_js(info.Env(), state_->get(info.Env())->prompt_cache_info()); }
 
     // tokenize(text, addSpecial, parseSpecial): Promise<Int32Array>
     Napi::Value tokenize(const Napi::CallbackInfo & info) {
@@ -423,27 +427,33 @@ private:
         state_->worker.post([state, engine, params, pending, abort, streaming] {
             // tokens queue up while the JS thread is busy and are delivered in one call per wake-up,
             // so a fast DFlash step (many tokens at once) costs one cross-thread hop, not one per token
+            struct Queued {
+                int32_t     token;
+                std::string text;
+                std::optional<cts::TokenLogprobs> logprobs;  // the event's pointer does not outlive the call
+            };
             struct Outbox {
                 std::mutex mutex;
-                std::vector<cts::TokenEvent> events;
+                std::vector<Queued> events;
             };
             auto outbox = std::make_shared<Outbox>();
             auto on_token = [pending, abort, outbox, streaming](const cts::TokenEvent & ev) {
                 if (!streaming) return;
                 {
                     std::lock_guard<std::mutex> lock(outbox->mutex);
-                    outbox->events.push_back(ev);
+                    outbox->events.push_back({ ev.token, ev.text, ev.logprobs ? std::make_optional(*ev.logprobs) : std::nullopt });
                     if (outbox->events.size() > 1) return;  // a delivery is already scheduled
                 }
                 pending->queue.call([pending, abort, outbox](Napi::Env env) {
-                    std::vector<cts::TokenEvent> events;
+                    std::vector<Queued> events;
                     {
                         std::lock_guard<std::mutex> lock(outbox->mutex);
                         events.swap(outbox->events);
                     }
                     for (const auto & e : events) {
                         Napi::Value token = e.token < 0 ? env.Null() : Napi::Number::New(env, e.token);
-                        if (pending->invoke(env, { token, Napi::String::New(env, e.text) })) {
+                        Napi::Value logprobs = e.logprobs ? (Napi::Value) to_js(env, *e.logprobs) : env.Undefined();
+                        if (pending->invoke(env, { token, Napi::String::New(env, e.text), logprobs })) {
                             abort->store(true);
                             return;
                         }

@@ -121,6 +121,7 @@ cts::LoadParams load_params(const Napi::Object & o) {
     p.draft_max        = (int) integer(o, "draftMax", 0, 0, 1024);
     p.warmup           = boolean(o, "warmup", p.warmup);
     p.flash_attention  = str(o, "flashAttention", p.flash_attention);
+    p.cache_ram_bytes  = (size_t) integer(o, "cacheRamMiB", 0, 0, 1 << 24) << 20;
     if (p.target.empty()) throw Napi::TypeError::New(o.Env(), "'target' (the target model path) is required");
     return p;
 }
@@ -140,6 +141,8 @@ cts::GenerateParams generate_params(const Napi::Object & o) {
     p.json_schema = str(o, "jsonSchema", "");
     p.ignore_eos  = boolean(o, "ignoreEos", false);
     p.speculative = boolean(o, "speculative", true);
+    p.logprobs     = boolean(o, "logprobs", false);
+    p.top_logprobs = (int) integer(o, "topLogprobs", 0, 0, 20);
     auto & s = p.sampling;
     s.temperature       = (float) num(o, "temperature", s.temperature);
     s.top_k             = (int) integer(o, "topK", s.top_k, 0, I32_MAX);
@@ -214,12 +217,53 @@ Napi::Object to_js(Napi::Env env, const cts::ModelInfo & i) {
     return o;
 }
 
+static Napi::Object to_js(Napi::Env env, const cts::TokenLogprob & t) {
+    auto o = Napi::Object::New(env);
+    o.Set("token", t.token);
+    auto bytes = Napi::Array::New(env, t.piece.size());
+    for (size_t i = 0; i < t.piece.size(); i++) {
+        bytes.Set((uint32_t) i, (uint32_t) (uint8_t) t.piece[i]);
+    }
+    o.Set("bytes", bytes);
+    o.Set("logprob", t.logprob);
+    return o;
+}
+
+Napi::Object to_js(Napi::Env env, const cts::TokenLogprobs & l) {
+    auto o = to_js(env, l.chosen);
+    auto top = Napi::Array::New(env, l.top.size());
+    for (size_t i = 0; i < l.top.size(); i++) {
+        top.Set((uint32_t) i, to_js(env, l.top[i]));
+    }
+    o.Set("top", top);
+    return o;
+}
+
+Napi::Object to_js(Napi::Env env, const cts::PromptCacheInfo & c) {
+    auto o = Napi::Object::New(env);
+    o.Set("liveTokens", (double) c.live_tokens);
+    o.Set("budgetBytes", (double) c.budget_bytes);
+    o.Set("usedBytes", (double) c.used_bytes);
+    auto entries = Napi::Array::New(env, c.entries.size());
+    for (size_t i = 0; i < c.entries.size(); i++) {
+        auto e = Napi::Object::New(env);
+        e.Set("tokens", (double) c.entries[i].tokens);
+        e.Set("draftTokens", (double) c.entries[i].draft_tokens);
+        e.Set("bytes", (double) c.entries[i].bytes);
+        e.Set("lastUsedMs", (double) c.entries[i].last_used_ms);
+        entries.Set((uint32_t) i, e);
+    }
+    o.Set("entries", entries);
+    return o;
+}
+
 Napi::Object to_js(Napi::Env env, const cts::GenerateResult & r) {
     const auto & s = r.stats;
     auto stats = Napi::Object::New(env);
     stats.Set("speculative", s.speculative);
     stats.Set("promptTokens", s.prompt_tokens);
     stats.Set("promptEvaluated", s.prompt_evaluated);
+    stats.Set("promptRestored", s.prompt_restored);
     stats.Set("promptMs", s.prompt_ms);
     stats.Set("generatedTokens", s.generated_tokens);
     stats.Set("generateMs", s.generate_ms);
@@ -237,6 +281,13 @@ Napi::Object to_js(Napi::Env env, const cts::GenerateResult & r) {
     o.Set("text", r.text);
     o.Set("stopReason", r.stop_reason);
     o.Set("stopString", r.stop_string.empty() ? env.Null() : Napi::String::New(env, r.stop_string));
+    if (!r.logprobs.empty()) {
+        auto lp = Napi::Array::New(env, r.logprobs.size());
+        for (size_t i = 0; i < r.logprobs.size(); i++) {
+            lp.Set((uint32_t) i, to_js(env, r.logprobs[i]));
+        }
+        o.Set("logprobs", lp);
+    }
     o.Set("stats", stats);
     return o;
 }

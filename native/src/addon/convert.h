@@ -17,6 +17,8 @@ std::vector<int32_t> token_array(const Napi::Value & v, const char * what);
 
 Napi::Object to_js(Napi::Env env, const cts::ModelInfo & info);
 Napi::Object to_js(Napi::Env env, const cts::GenerateResult & r);
+Napi::Object to_js(Napi::Env env, const cts::PromptCacheInfo & c);
+Napi::Object to_js(Napi::Env env, const cts::TokenLogprobs & l);
 Napi::Object to_js(Napi::Env env, const cts::ChatPrompt & p);
 Napi::Object to_js(Napi::Env env, const cts::ParsedMessage & m);
 Napi::Object to_js(Napi::Env env, const std::map<std::string, bool> & caps);

@@ -1,6 +1,7 @@
 #include "chat_layer.h"
 
 #include "errors.h"
+#include "forced_tool_call.h"
 
 #include "chat.h"
 #include "jinja/parser.h"
@@ -359,6 +360,11 @@ ChatPrompt ChatTemplates::apply(const std::string & request_json) {
     if (!out.grammar.empty()) {
         const bool tool_grammar = !inputs.tools.empty() && inputs.tool_choice != COMMON_CHAT_TOOL_CHOICE_NONE;
         out.grammar_kind = tool_grammar ? "tool_calls" : !inputs.json_schema.empty() ? "output_format" : "user";
+        if (tool_grammar && inputs.tool_choice == COMMON_CHAT_TOOL_CHOICE_REQUIRED && !out.grammar_lazy) {
+            // reasoning goes too when thinking is off, unless the generation prompt already opened it
+            const bool opened = !params.thinking_start_tag.empty() && params.generation_prompt.find(params.thinking_start_tag) != std::string::npos;
+            out.grammar = forced_call_grammar(out.grammar, params.parser, inputs.enable_thinking || opened);
+        }
     }
     return out;
 }

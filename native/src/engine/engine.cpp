@@ -72,6 +72,7 @@ struct Engine::Impl {
     // tokens of the cache prefix whose target features are also in the draft's cache; a plain request
     // moves the target ahead without feeding the draft
     size_t                             draft_valid = 0;
+    std::unique_ptr<PromptCache>       prompt_cache;
     const std::atomic<bool> *          abort = nullptr;
 
     ~Impl() {
@@ -202,6 +203,7 @@ std::unique_ptr<Engine> Engine::load(const LoadParams & lp, const ProgressFn & p
         m.target_layers = draft->target_layers;
     }
     m.mem.init(m.ctx, m.ctx_dft);
+    m.prompt_cache = std::make_unique<PromptCache>(lp.cache_ram_bytes);
     m.batch = llama_batch_init(std::max(lp.n_batch, draft_max + 1), 0, 1);
 
     ModelInfo & info = engine->info_;
@@ -242,6 +244,8 @@ std::string Engine::detokenize(const std::vector<int32_t> & tokens, bool special
     impl_->check_tokens(tokens);
     return common_detokenize(impl_->vocab, tokens, special);
 }
+
+PromptCacheInfo Engine::prompt_cache_info() const { return impl_->prompt_cache->info(); }
 
 std::shared_ptr<ChatTemplates> Engine::chat_templates(const std::string & override_source) const {
     return std::make_shared<ChatTemplates>(impl_->model, override_source, "", "");
@@ -368,7 +372,9 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
     st.speculative   = use_spec;
     st.prompt_tokens = (int) n_prompt;
 
-    // reuse the longest common prefix; the last prompt token is always decoded for its logits
+    // another conversation's prefix may be in host memory; then reuse the longest common prefix (the last
+    // prompt token is always decoded for its logits)
+    st.prompt_restored = (int) m.prompt_cache->prepare(m.ctx, m.ctx_dft, cache_, m.draft_valid, p.prompt);
     size_t n_keep = 0;
     while (n_keep < cache_.size() && n_keep < p.prompt.size() && cache_[n_keep] == p.prompt[n_keep]) {
         n_keep++;
@@ -380,6 +386,12 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
     m.mem.seq_rm(0, (llama_pos) n_keep, -1);
     cache_.resize(n_keep);
     m.draft_valid = std::min(m.draft_valid, n_keep);
+    st.prompt_restored = std::min(st.prompt_restored, (int) n_keep);
+    struct LiveReport {
+        Impl & m;
+        const std::vector<int32_t> & cache;
+        ~LiveReport() { m.prompt_cache->set_live(cache.size()); }
+    } live_report{ m, cache_ };
 
     m.abort = &abort;
     llama_set_abort_callback(m.ctx, [](void * data) { return static_cast<Impl *>(data)->abort->load(); }, &m);
@@ -462,17 +474,23 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
             preserved.insert(ids[0]);
         }
     }
-    // Takes one generated token; false when generation ends with it.
-    auto emit = [&](llama_token t) -> bool {
+    // Takes one generated token, sampled from the logits at batch index `idx`; false when generation ends with it.
+    auto emit = [&](llama_token t, int idx) -> bool {
         result.tokens.push_back(t);
         st.generated_tokens++;
+        const TokenLogprobs * lp = nullptr;
+        // not for the end of generation, which no API shows as a token
+        if (p.logprobs && (p.ignore_eos || !llama_vocab_is_eog(m.vocab, t))) {
+            result.logprobs.push_back(token_logprobs(m.ctx, m.vocab, idx, t, p.top_logprobs));
+            lp = &result.logprobs.back();
+        }
         if (!p.ignore_eos && llama_vocab_is_eog(m.vocab, t)) {
-            on_token({ t, "" });
+            on_token({ t, "", lp });
             result.stop_reason = "eos";
             return false;
         }
         // like llama-server: control tokens print only when the template marked them as preserved
-        on_token({ t, text.push(common_token_to_piece(m.vocab, t, preserved.count(t) > 0)) });
+        on_token({ t, text.push(common_token_to_piece(m.vocab, t, preserved.count(t) > 0)), lp });
         if (text.stopped()) {
             result.stop_reason = "stop";
             result.stop_string = text.stop_string();
@@ -485,7 +503,7 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
         return true;
     };
 
-    bool running = emit(id);
+    bool running = emit(id, m.batch.n_tokens - 1);
     std::vector<llama_token> draft;
     while (running) {
         if (abort.load()) {
@@ -558,8 +576,8 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
         if (use_spec) {
             m.draft_valid = cache_.size();
         }
-        for (llama_token t : ids) {
-            if (!(running = emit(t))) {
+        for (size_t i = 0; i < ids.size(); i++) {
+            if (!(running = emit(ids[i], (int) i))) {
                 break;
             }
         }

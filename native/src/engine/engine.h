@@ -5,6 +5,8 @@
 #pragma once
 
 #include "chat_layer.h"
+#include "prompt_cache.h"
+#include "token_logprobs.h"
 
 #include <atomic>
 #include <cstdint>
@@ -28,6 +30,7 @@ struct LoadParams {
     int  draft_max = 0;         // tokens drafted per step; 0: the draft's block size - 1
     bool warmup    = true;
     std::string flash_attention = "auto";  // "auto", "on", "off"
+    size_t cache_ram_bytes = 0;  // host memory for the KV state of earlier conversations (prompt_cache.h); 0: none
 };
 
 struct ModelInfo {
@@ -71,17 +74,21 @@ struct GenerateParams {
     std::string json_schema;
     bool ignore_eos  = false;
     bool speculative = true;  // use the draft when one is loaded
+    bool logprobs     = false;  // report each token's log-probability (token_logprobs.h)
+    int  top_logprobs = 0;      // and that many most likely alternatives
 };
 
 struct TokenEvent {
     int32_t     token;
     std::string text;  // text released by this token (held back while a stop string may be forming)
+    const TokenLogprobs * logprobs = nullptr;  // when asked for
 };
 
 struct GenerateStats {
     bool speculative       = false;
     int  prompt_tokens     = 0;
     int  prompt_evaluated  = 0;  // not served from the KV cache
+    int  prompt_restored   = 0;  // served from a conversation brought back from host memory
     double prompt_ms       = 0;
     int  generated_tokens  = 0;
     double generate_ms     = 0;  // first sampled token to the end
@@ -98,6 +105,7 @@ struct GenerateStats {
 
 struct GenerateResult {
     std::vector<int32_t> tokens;
+    std::vector<TokenLogprobs> logprobs;  // one per token but a final end of generation, when asked for
     std::string text;
     std::string stop_reason;  // "eos", "stop", "length", "abort"
     std::string stop_string;
@@ -119,6 +127,8 @@ public:
     std::vector<int32_t> tokenize(const std::string & text, bool add_special, bool parse_special) const;
     std::string detokenize(const std::vector<int32_t> & tokens, bool special) const;
     std::shared_ptr<ChatTemplates> chat_templates(const std::string & override_source) const;
+    // Thread-safe, like tokenize.
+    PromptCacheInfo prompt_cache_info() const;
 
     // One request at a time. Throws EngineError (context_overflow before any decoding). `abort` may be set
     // from any thread; generation then stops within a step and reports stop_reason "abort".

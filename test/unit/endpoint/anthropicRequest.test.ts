@@ -57,12 +57,12 @@ test("tools and tool_choice: any and tool require a call; disable_parallel_tool_
   const tools = [{ name: "f", description: "does f", input_schema: { type: "object" } }];
   const parse = (tool_choice?: object) => parseMessagesRequest({ ...base, messages: [{ role: "user", content: "x" }], tools, tool_choice }, "generate");
   assert.deepEqual(parse().request.tools, [{ type: "function", function: { name: "f", description: "does f", parameters: { type: "object" } } }]);
-  assert.deepEqual([parse().request.tool_choice, parse().requireToolCall], [undefined, false]);
-  assert.deepEqual([parse({ type: "auto" }).request.tool_choice, parse({ type: "auto" }).requireToolCall], ["auto", false]);
-  assert.deepEqual([parse({ type: "none" }).request.tool_choice, parse({ type: "none" }).requireToolCall], ["none", false]);
-  assert.deepEqual([parse({ type: "any" }).request.tool_choice, parse({ type: "any" }).requireToolCall], ["required", true]);
+  assert.equal(parse().request.tool_choice, undefined);
+  assert.equal(parse({ type: "auto" }).request.tool_choice, "auto");
+  assert.equal(parse({ type: "none" }).request.tool_choice, "none");
+  assert.equal(parse({ type: "any" }).request.tool_choice, "required");
   const named = parse({ type: "tool", name: "f", disable_parallel_tool_use: true });
-  assert.deepEqual([named.request.tool_choice, named.requireToolCall, named.request.parallel_tool_calls], [{ type: "function", function: { name: "f" } }, true, false]);
+  assert.deepEqual([named.request.tool_choice, named.request.parallel_tool_calls], [{ type: "function", function: { name: "f" } }, false]);
   assert.equal(parse({ type: "any" }).request.parallel_tool_calls, undefined);
 });
 

@@ -6,7 +6,7 @@ import { API_KEY_ENV, isLoopback, parseServeArgs } from "../../../native/endpoin
 
 const parse = (args: string[], env: NodeJS.ProcessEnv = {}) => parseServeArgs(args, env);
 
-test("defaults: loopback, port 8080, no key, the demo pair, context 4096, a wait list of 16", () => {
+test("defaults: loopback, port 8080, no key, the demo pair, context 4096, 8 GiB of prompt cache, a wait list of 16", () => {
   assert.deepEqual(parse([]), {
     target: undefined,
     draft: undefined,
@@ -18,6 +18,7 @@ test("defaults: loopback, port 8080, no key, the demo pair, context 4096, a wait
     contextSize: 4096,
     gpuLayers: undefined,
     threads: undefined,
+    cacheRamMiB: 8192,
     maxQueue: 16,
     modelName: undefined,
     exitOnStdinClose: false,
@@ -27,9 +28,9 @@ test("defaults: loopback, port 8080, no key, the demo pair, context 4096, a wait
 test("every flag", () => {
   const c = parse([
     "--target", "t.gguf", "--draft", "d.gguf", "--chat-template-file", "x.jinja", "--chat-template-mirror-of", "/ws/chat_template.jinja", "--host", "::1", "--port", "0", "--api-key", "k",
-    "--context", "8192", "--gpu-layers", "-1", "--threads", "4", "--queue", "0", "--model-name", "mine", "--exit-on-stdin-close",
+    "--context", "8192", "--gpu-layers", "-1", "--threads", "4", "--cache-ram", "0", "--queue", "0", "--model-name", "mine", "--exit-on-stdin-close",
   ]);
-  assert.deepEqual(c, { target: "t.gguf", draft: "d.gguf", chatTemplateFile: "x.jinja", chatTemplateMirrorOf: "/ws/chat_template.jinja", host: "::1", port: 0, apiKey: "k", contextSize: 8192, gpuLayers: -1, threads: 4, maxQueue: 0, modelName: "mine", exitOnStdinClose: true });
+  assert.deepEqual(c, { target: "t.gguf", draft: "d.gguf", chatTemplateFile: "x.jinja", chatTemplateMirrorOf: "/ws/chat_template.jinja", host: "::1", port: 0, apiKey: "k", contextSize: 8192, gpuLayers: -1, threads: 4, cacheRamMiB: 0, maxQueue: 0, modelName: "mine", exitOnStdinClose: true });
 });
 
 test("a non-loopback host needs an API key, from the flag or the environment", () => {
@@ -41,7 +42,7 @@ test("a non-loopback host needs an API key, from the flag or the environment", (
 });
 
 test("usage errors: a draft without a target, a mirror without the file it names, bad numbers, hosts that are not addresses, empty keys, positionals", () => {
-  for (const args of [["--draft", "d.gguf"], ["--chat-template-mirror-of", "a.jinja"], ["--port", "70000"], ["--port", "x"], ["--context", "12"], ["--threads", "0"], ["--host", "example.com"], ["--api-key", " "], ["model.gguf"], ["--bogus"]]) {
+  for (const args of [["--draft", "d.gguf"], ["--chat-template-mirror-of", "a.jinja"], ["--port", "70000"], ["--port", "x"], ["--context", "12"], ["--threads", "0"], ["--cache-ram", "-1"], ["--host", "example.com"], ["--api-key", " "], ["model.gguf"], ["--bogus"]]) {
     assert.throws(() => parse(args), UsageError, args.join(" "));
   }
 });

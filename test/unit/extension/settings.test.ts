@@ -20,14 +20,14 @@ describe("endpoint settings", () => {
   });
 
   test("the serve arguments, which the endpoint's own parser accepts as meant", () => {
-    const s = read({ targetModel: "/m/t.gguf", draftModel: "/m/d.gguf", gpuLayers: 20, contextSize: 8192, port: 9000, threads: 4 });
+    const s = read({ targetModel: "/m/t.gguf", draftModel: "/m/d.gguf", gpuLayers: 20, contextSize: 8192, port: 9000, threads: 4, cacheRam: 512 });
     const args = serveArgs(s, "/store/chat_template.jinja");
     const c = parseServeArgs(args, {});
-    assert.deepEqual([c.target, c.draft, c.gpuLayers, c.contextSize, c.port, c.threads, c.chatTemplateFile], ["/m/t.gguf", "/m/d.gguf", 20, 8192, 9000, 4, "/store/chat_template.jinja"]);
+    assert.deepEqual([c.target, c.draft, c.gpuLayers, c.contextSize, c.port, c.threads, c.cacheRamMiB, c.chatTemplateFile], ["/m/t.gguf", "/m/d.gguf", 20, 8192, 9000, 4, 512, "/store/chat_template.jinja"]);
     assert.equal(parseServeArgs(serveArgs(s, "/store/chat_template.jinja", "/ws/edited.jinja"), {}).chatTemplateMirrorOf, "/ws/edited.jinja");
     assert.equal(c.chatTemplateMirrorOf, undefined);
     const d = parseServeArgs(serveArgs(DEFAULT_SETTINGS, null), {});
-    assert.deepEqual([d.target, d.draft, d.gpuLayers, d.threads, d.port, d.chatTemplateFile], [undefined, undefined, undefined, undefined, 0, undefined], "defaults: the demo models, the engine's own choices");
+    assert.deepEqual([d.target, d.draft, d.gpuLayers, d.threads, d.port, d.cacheRamMiB, d.chatTemplateFile], [undefined, undefined, undefined, undefined, 0, 8192, undefined], "defaults: the demo models, the engine's own choices");
     assert.equal(parseServeArgs(serveArgs(DEFAULT_SETTINGS, null, "/ws/edited.jinja"), {}).chatTemplateMirrorOf, undefined, "no file, no copy to name");
   });
 
