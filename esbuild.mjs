@@ -13,16 +13,30 @@ const common = {
   logLevel: "warning",
   // node-llama-cpp and the native addon load shared libraries from their own folders at run time.
   external: ["vscode", "node-llama-cpp", "@node-llama-cpp/*", "*.node"],
+  // jsonc-parser's "main" is a UMD build whose dynamic requires esbuild cannot follow; its ESM build bundles.
+  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
 };
 
 const entries = [
   { entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js" },
   { entryPoints: ["server/src/lsp/main.ts"], outfile: "dist/server.js" },
+  // the language server's analysis process (server/src/lsp/analysisWorker.ts starts it)
+  { entryPoints: ["server/src/lsp/analysisProcess.ts"], outfile: "dist/analysisWorker.js" },
   { entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
   { entryPoints: ["native/endpoint/main.ts"], outfile: "dist/endpoint.js" },
+  // the template guard's process (native/engine/templateGuard/guardProcess.ts), started by the endpoint and the CLI
+  { entryPoints: ["native/engine/templateGuard/worker.ts"], outfile: "dist/templateGuardWorker.js" },
   // the preview webview runs in a browser page: its script and stylesheet, no Node, no vscode
-  { entryPoints: ["client/src/preview/webview/main.ts", "client/src/preview/webview/preview.css"], outdir: "dist/preview", platform: "browser", format: "iife", target: "chrome120" },
+  {
+    entryPoints: ["client/src/preview/webview/main.ts", "client/src/preview/webview/preview.css"],
+    outdir: "dist/preview",
+    platform: "browser",
+    format: "iife",
+    target: "chrome120",
+  },
   { entryPoints: ["client/src/preview/engines/llamacppWorker.ts"], outfile: "dist/llamacppWorker.js" },
+  // the preview's dialect columns render in these processes (client/src/preview/engines/dialectProcess.ts)
+  { entryPoints: ["client/src/preview/engines/dialectWorker.ts"], outfile: "dist/dialectWorker.js" },
 ];
 
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));

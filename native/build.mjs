@@ -20,7 +20,9 @@ function packageDir(name) {
 const build = join(here, "build");
 
 if (process.platform !== "linux" || process.arch !== "x64") {
-  console.log(`native engine: skipped (prebuilt llama.cpp libraries are wired up for linux-x64 only, this is ${process.platform}-${process.arch})`);
+  console.log(
+    `native engine: skipped (prebuilt llama.cpp libraries are wired up for linux-x64 only, this is ${process.platform}-${process.arch})`,
+  );
   process.exit(0);
 }
 
@@ -28,10 +30,11 @@ function run(cmd, args, options = {}) {
   try {
     return execFileSync(cmd, args, { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", ...options });
   } catch (e) {
-    if (e.code === "ENOENT") throw new Error(`native engine: '${cmd}' is not installed (the build needs git, cmake and a C++17 compiler)`);
+    if (e.code === "ENOENT")
+      throw new Error(`native engine: '${cmd}' is not installed (the build needs git, cmake and a C++17 compiler)`, { cause: e });
     process.stderr.write(e.stdout ?? "");
     process.stderr.write(e.stderr ?? "");
-    throw new Error(`native engine: ${cmd} ${args.join(" ")} failed`);
+    throw new Error(`native engine: ${cmd} ${args.join(" ")} failed`, { cause: e });
   }
 }
 
@@ -59,8 +62,15 @@ const addonApi = packageDir("node-addon-api");
 
 const cmakeBuild = join(build, "cmake");
 const config = [
-  "-S", here, "-B", cmakeBuild, "-DCMAKE_BUILD_TYPE=Release",
-  `-DLLAMA_SRC=${src}`, `-DLLAMA_LIB_DIR=${libDir}`, `-DNODE_INCLUDE_DIR=${nodeInclude}`, `-DNODE_ADDON_API_DIR=${addonApi}`,
+  "-S",
+  here,
+  "-B",
+  cmakeBuild,
+  "-DCMAKE_BUILD_TYPE=Release",
+  `-DLLAMA_SRC=${src}`,
+  `-DLLAMA_LIB_DIR=${libDir}`,
+  `-DNODE_INCLUDE_DIR=${nodeInclude}`,
+  `-DNODE_ADDON_API_DIR=${addonApi}`,
 ];
 const t0 = Date.now();
 if (!existsSync(join(cmakeBuild, "CMakeCache.txt"))) run("cmake", config);

@@ -1,17 +1,30 @@
-// Extension host entry: starts the language server for chat templates.
+// Extension host entry: registers the preview, the endpoint and what uses it (chat provider, model test),
+// and starts the language server for chat templates.
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
+import { bundledEngine } from "./bundledEngine";
 import { registerEndpoint } from "./endpoint/register";
 import type { EndpointService } from "./endpoint/service";
+import { registerChatProvider } from "./lm/register";
 import { registerPreview } from "./preview/register";
+import { registerTestAgainstModel } from "./testAgainstModel/command";
+import { registerCompareTemplates } from "./templateTests/compareCommand";
+import { registerTemplateTests } from "./templateTests/controller";
+import { registerWalkthrough } from "./walkthrough/register";
 
 let client: LanguageClient | undefined;
 let endpoint: EndpointService | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  registerPreview(context);
-  endpoint = registerEndpoint(context);
+  const engine = bundledEngine(context.extensionPath);
+  registerPreview(context, engine);
+  endpoint = registerEndpoint(context, engine);
+  registerChatProvider(context, endpoint);
+  registerTestAgainstModel(context, endpoint);
+  registerTemplateTests(context, endpoint);
+  registerCompareTemplates(context, endpoint);
+  registerWalkthrough(context);
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -21,7 +34,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: "chat-template" }],
     synchronize: { configurationSection: "chatTemplate" },
-    initializationOptions: { diagnostics: config.get("diagnostics") },
+    // the tokenizer model: the `model/…` checks of templates not opened from a GGUF use its vocabulary
+    initializationOptions: { diagnostics: config.get("diagnostics"), preview: { tokenizerModel: config.get("preview.tokenizerModel") } },
   };
   client = new LanguageClient("chatTemplate", "Chat Template Language Server", serverOptions, clientOptions);
   context.subscriptions.push(client);

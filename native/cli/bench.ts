@@ -2,16 +2,14 @@
 // Without --target it runs on the constructed test pair, whose acceptance is known, so the figure that
 // matters is the speedup against the ideal one computed from measured parts:
 //   ideal = τ · T_plain_step / (T_verify + T_draft),  τ = tokens per verification step.
-import { UsageError, parseArgs } from "../../server/src/cli/args";
-import type { CommandIO } from "../../server/src/cli/io";
-import { Engine } from "../engine/engine";
-import { EngineError } from "../engine/errors";
-import type { GenerateResult } from "../engine/types";
-import { CYCLE, writeConstructedPair } from "../testModels/pairs";
+import { type CommandIO, onOff, parseArgs, UsageError } from "../../server/src/commandLine";
+import { Engine, EngineError, type GenerateResult } from "../engine";
+import { CYCLE, writeConstructedPair } from "../testModels";
+import { contextSweep, parseContexts, sweepText } from "./contextSweep";
 import { tempDir } from "./tempDir";
 
 export const usage =
-  "chat-template bench [--json] [--target FILE --draft FILE] [--tokens N] [--prompt N] [--runs N] [--threads N] [--context N] [--gpu-layers N]";
+  "chat-template bench [--json] [--target FILE --draft FILE] [--tokens N] [--prompt N] [--runs N] [--threads N] [--context N] [--gpu-layers N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--context-sweep N,N,…]";
 
 export interface BenchSummary {
   lossless: boolean;
@@ -26,6 +24,8 @@ export interface BenchSummary {
   plain_step_ms: number;
   verify_ms: number;
   draft_ms: number;
+  /** DFlash steps by tokens drafted ([0]: plain steps the controller chose). */
+  choices: number[];
 }
 
 export function summarize(plain: GenerateResult, dflash: GenerateResult): BenchSummary {
@@ -49,6 +49,7 @@ export function summarize(plain: GenerateResult, dflash: GenerateResult): BenchS
     plain_step_ms: plainStep,
     verify_ms: verify,
     draft_ms: draft,
+    choices: d.controller?.choices ?? [],
   };
 }
 
@@ -72,12 +73,29 @@ export async function benchCommand(argv: string[], io: CommandIO): Promise<numbe
 }
 
 async function bench(argv: string[], io: CommandIO): Promise<number> {
-  const args = parseArgs(argv, { values: ["target", "draft", "tokens", "prompt", "runs", "threads", "context", "gpu-layers"], switches: ["json"] });
+  const args = parseArgs(argv, {
+    values: [
+      "target",
+      "draft",
+      "tokens",
+      "prompt",
+      "runs",
+      "threads",
+      "context",
+      "gpu-layers",
+      "draft-max",
+      "draft-adaptive",
+      "draft-window",
+      "context-sweep",
+    ],
+    switches: ["json"],
+  });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   if (args.values.has("target") !== args.values.has("draft")) throw new UsageError("--target and --draft go together");
   const tokens = int(args.values.get("tokens"), "tokens", 256, 1);
   const promptLen = int(args.values.get("prompt"), "prompt", 64, 1);
   const runs = int(args.values.get("runs"), "runs", 3, 1);
+  const sweep = args.values.has("context-sweep") ? parseContexts(args.values.get("context-sweep")!) : [];
   const builtIn = !args.values.has("target");
   const tmp = builtIn ? tempDir("bench") : undefined;
   try {
@@ -85,17 +103,28 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
     const engine = await Engine.load({
       target: pair.target,
       draft: pair.draft,
-      contextSize: int(args.values.get("context"), "context", Math.max(4096, promptLen + tokens + 64), 64),
+      contextSize: int(
+        args.values.get("context"),
+        "context",
+        Math.max(4096, promptLen + tokens + 64, ...sweep.map((c) => c + tokens + 64)),
+        64,
+      ),
       gpuLayers: int(args.values.get("gpu-layers"), "gpu-layers", -1, -1),
       // the built-in pair has 64-wide layers: more threads only add synchronization
       threads: int(args.values.get("threads"), "threads", builtIn ? 1 : 0, 0) || undefined,
+      draftMax: int(args.values.get("draft-max"), "draft-max", 0, 0) || undefined,
+      draftAdaptive: onOff("draft-adaptive", args.values.get("draft-adaptive"), true),
+      draftWindow: int(args.values.get("draft-window"), "draft-window", 0, 0) || undefined,
     });
     try {
       // the constructed pair's cycle, as its byte tokens; a real model gets a text prompt
-      const prompt = builtIn
-        ? Array.from({ length: promptLen }, (_, i) => "a".charCodeAt(0) + (i % CYCLE))
-        : (await engine.tokenize("Write a long, detailed story about a lighthouse keeper. ".repeat(Math.ceil(promptLen / 12)))).slice(0, promptLen);
-      const gen = (speculative: boolean, maxTokens: number) => engine.generate(prompt, { maxTokens, temperature: 0, ignoreEos: true, speculative });
+      const promptOf = async (n: number) =>
+        builtIn
+          ? Array.from({ length: n }, (_, i) => "a".charCodeAt(0) + (i % CYCLE))
+          : (await engine.tokenize("Write a long, detailed story about a lighthouse keeper. ".repeat(Math.ceil(n / 8)))).slice(0, n);
+      const prompt = await promptOf(promptLen);
+      const gen = (speculative: boolean, maxTokens: number) =>
+        engine.generate(prompt, { maxTokens, temperature: 0, ignoreEos: true, speculative });
       await gen(false, 8);
       await gen(true, 8);
       const results: BenchSummary[] = [];
@@ -105,6 +134,7 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
           const key = k as keyof BenchSummary;
           if (key === "lossless") return [k, results.every((r) => r.lossless)];
           if (key === "divergence") return [k, Math.min(...results.map((r) => r.divergence))];
+          if (key === "choices") return [k, results.at(-1)!.choices];
           return [k, median(results.map((r) => r[key] as number))];
         }),
       ) as unknown as BenchSummary;
@@ -117,13 +147,38 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
           `dflash: ${s.dflash_tps.toFixed(1)} tok/s, acceptance ${(s.acceptance * 100).toFixed(1)}%, ${s.tokens_per_step.toFixed(2)} tokens per step, ` +
           `verify ${s.verify_ms.toFixed(3)} ms + draft ${s.draft_ms.toFixed(3)} ms per step\n` +
           `speedup ${s.speedup.toFixed(2)}x of ideal ${s.ideal_speedup.toFixed(2)}x (${((100 * s.speedup) / s.ideal_speedup).toFixed(0)}%), ` +
-          `lossless: ${s.lossless ? "yes" : `NO, the outputs diverge at token ${s.divergence}`} (median of ${runs} runs of ${tokens} tokens)\n`,
+          `lossless: ${s.lossless ? "yes" : `NO, the outputs diverge at token ${s.divergence}`} (median of ${runs} runs of ${tokens} tokens)\n` +
+          (info.draft?.draftAdaptive
+            ? `adaptive draft length: steps by tokens drafted ${s.choices
+                .map((n, i) => (n ? `${i}:${n}` : ""))
+                .filter(Boolean)
+                .join(" ")} (last run)\n`
+            : `fixed draft length: ${info.draft?.draftMax} tokens every step\n`),
       );
+      const points = sweep.length ? await contextSweep(engine, promptOf, sweep, tokens, runs) : [];
+      if (points.length) io.stdout(sweepText(points, tokens, runs));
       if (args.switches.has("json")) {
         const { lossless, acceptance, plain_tps, dflash_tps, speedup, ideal_speedup } = s;
-        io.stdout(JSON.stringify({ lossless, acceptance, plain_tps, dflash_tps, speedup, ideal_speedup }) + "\n");
+        const swept = points.map(({ context, plain_tps, fixed_tps, adaptive_tps, acceptance }) => ({
+          context,
+          plain_tps,
+          fixed_tps,
+          adaptive_tps,
+          acceptance,
+        }));
+        io.stdout(
+          JSON.stringify({
+            lossless,
+            acceptance,
+            plain_tps,
+            dflash_tps,
+            speedup,
+            ideal_speedup,
+            ...(points.length ? { sweep: swept } : {}),
+          }) + "\n",
+        );
       }
-      return s.lossless ? 0 : 1;
+      return s.lossless && points.every((p) => p.lossless) ? 0 : 1;
     } finally {
       await engine.close();
     }

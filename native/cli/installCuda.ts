@@ -1,15 +1,25 @@
-// `chat-template install-cuda [--dir DIR] [--npm PATH]`: installs node-llama-cpp's pinned CUDA build with
-// npm into DIR (default: the per-user data folder), checks in a fresh process that it loads and sees a
-// GPU, and records it; from then on loadBackend() picks it when CUDA is usable.
+// `chat-template install-cuda [--dir DIR] [--registry URL]`: downloads node-llama-cpp's pinned CUDA build
+// (the tarballs of @node-llama-cpp/linux-x64-cuda and -cuda-ext) from the npm registry the user configured
+// (or --registry), checks each against its pinned sha512, unpacks it into DIR (default: the per-user data
+// folder), checks in a fresh process that it loads and sees a GPU, and records it; from then on loadBackend()
+// picks it when CUDA is usable. No npm needed. A cut or cancelled download resumes on the next run.
 import { spawnSync } from "node:child_process";
-import { UsageError, parseArgs } from "../../server/src/cli/args";
-import type { CommandIO } from "../../server/src/cli/io";
-import { loadBackend } from "../engine/backend";
-import { judgeVerification, planCudaInstall, runInstall, writeCudaRecord } from "../engine/cudaInstall";
-import { CUDA_INSTALL_MB, CUDA_PACKAGES, LLAMA_PACKAGE_VERSION, defaultStorageDir } from "../engine/paths";
-import type { BackendInfo } from "../engine/types";
+import { type CommandIO, parseArgs, UsageError } from "../../server/src/commandLine";
+import {
+  CUDA_DOWNLOAD_MB,
+  CUDA_TARBALLS,
+  LLAMA_PACKAGE_VERSION,
+  defaultStorageDir,
+  installCudaFiles,
+  judgeVerification,
+  loadBackend,
+  npmRegistry,
+  writeCudaRecord,
+  type BackendInfo,
+  type RegistryConfig,
+} from "../engine";
 
-export const usage = "chat-template install-cuda [--dir DIR] [--npm PATH]";
+export const usage = "chat-template install-cuda [--dir DIR] [--registry URL]";
 
 /** The check runs in a child: a process holds one llama.cpp build for life, and a broken CUDA setup may crash. */
 function verifyInChild(prefix: string): BackendInfo | { error: string } {
@@ -22,8 +32,18 @@ function verifyInChild(prefix: string): BackendInfo | { error: string } {
   }
 }
 
+function registryOf(flag: string | undefined): RegistryConfig {
+  if (flag === undefined) return npmRegistry(CUDA_TARBALLS[0]!.name);
+  try {
+    new URL(flag);
+  } catch {
+    throw new UsageError(`--registry must be a URL, not ${JSON.stringify(flag)}`);
+  }
+  return { registry: flag, source: "--registry" };
+}
+
 export async function installCudaCommand(argv: string[], io: CommandIO): Promise<number> {
-  const args = parseArgs(argv, { values: ["dir", "npm", "check"] });
+  const args = parseArgs(argv, { values: ["dir", "registry", "check"] });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const check = args.values.get("check");
   if (check !== undefined) {
@@ -39,26 +59,33 @@ export async function installCudaCommand(argv: string[], io: CommandIO): Promise
     io.stderr(`chat-template install-cuda: the CUDA build is for linux-x64, this is ${process.platform}-${process.arch}\n`);
     return 1;
   }
+  const registry = registryOf(args.values.get("registry"));
   const storage = args.values.get("dir") ?? defaultStorageDir();
-  const plan = planCudaInstall(storage, args.values.get("npm"));
-  io.stderr(`installing ${CUDA_PACKAGES.map((p) => `${p}@${LLAMA_PACKAGE_VERSION}`).join(" and ")} (about ${CUDA_INSTALL_MB} MB) into ${plan.prefix}\n`);
+  const names = CUDA_TARBALLS.map((t) => `${t.name}@${t.version}`).join(" and ");
+  io.stderr(`downloading ${names} (${CUDA_DOWNLOAD_MB} MB) from ${registry.registry} (${registry.source}) into ${storage}\n`);
+  let prefix: string;
   try {
-    let last = -1;
-    await runInstall(plan, (mb) => {
-      if (mb !== last) io.stderr(`  ${mb} MB unpacked\n`);
-      last = mb;
+    let shown = -1;
+    prefix = await installCudaFiles({
+      storageDir: storage,
+      registry,
+      onProgress: (received, total) => {
+        const mb = Math.floor(received / 1e6);
+        if (mb !== shown) io.stderr(`  ${mb} of ${Math.round(total / 1e6)} MB downloaded\n`);
+        shown = mb;
+      },
     });
   } catch (e) {
     io.stderr(`chat-template install-cuda: ${(e as Error).message}\n`);
     return 1;
   }
   io.stderr("checking that the CUDA build loads and finds a GPU…\n");
-  const verdict = judgeVerification(plan.prefix, verifyInChild(plan.prefix));
+  const verdict = judgeVerification(prefix, verifyInChild(prefix));
   if (!verdict.ok) {
     io.stderr(`chat-template install-cuda: ${verdict.message}\n`);
     return 1;
   }
-  writeCudaRecord(storage, { version: LLAMA_PACKAGE_VERSION, prefix: plan.prefix, installedAt: new Date().toISOString(), devices: verdict.devices });
+  writeCudaRecord(storage, { version: LLAMA_PACKAGE_VERSION, prefix, installedAt: new Date().toISOString(), devices: verdict.devices });
   io.stdout(`CUDA build installed and recorded; GPU: ${verdict.devices.join(", ")}\n`);
   return 0;
 }

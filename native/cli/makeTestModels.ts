@@ -1,7 +1,6 @@
-// `chat-template make-test-models DIR [--seed N]`: writes the tiny test pairs (random and constructed).
-import { UsageError, parseArgs } from "../../server/src/cli/args";
-import type { CommandIO } from "../../server/src/cli/io";
-import { writeConstructedPair, writeRandomPair } from "../testModels/pairs";
+// `chat-template make-test-models DIR [--seed N]`: writes the tiny test pairs (random, constructed, falling, scripted).
+import { type CommandIO, parseArgs, UsageError } from "../../server/src/commandLine";
+import { writeConstructedPair, writeFallingPair, writeRandomPair, writeScriptedPair } from "../testModels";
 
 export const usage = "chat-template make-test-models DIR [--seed N]";
 
@@ -13,9 +12,13 @@ export function makeTestModelsCommand(argv: string[], io: CommandIO): number {
   const [dir] = args.positionals;
   const random = writeRandomPair(dir, "random", { seed });
   const constructed = writeConstructedPair(dir);
+  const falling = writeFallingPair(dir);
+  const scripted = writeScriptedPair(dir);
   io.stdout(
     `${random.target} + ${random.draft}: random weights (seed ${seed})\n` +
-      `${constructed.target} + ${constructed.draft}: hand-set weights; the target cycles "abc…x" and the draft predicts it\n`,
+      `${constructed.target} + ${constructed.draft}: hand-set weights; the target cycles "abc…x" and the draft predicts it\n` +
+      `${falling.target} + ${falling.draft}: the constructed pair, whose draft forgets letter k of the cycle past ${falling.forgetsAfter[0]} + ${falling.forgetsAfter[1] - falling.forgetsAfter[0]}·k tokens of context (acceptance falls from 1 to 0 by ${falling.forgetsAfter.at(-1)! + 1})\n` +
+      `${scripted.target} + ${scripted.draft}: scripted target; after "assistant\\n" a well-formed get_weather call, after "<think>" a well-formed or a malformed one, half and half\n`,
   );
   return 0;
 }

@@ -25,11 +25,22 @@ export function checkAccess(headers: IncomingHttpHeaders, apiKey: string | undef
   if (apiKey === undefined) {
     const host = headers.host ?? "";
     if (!LOOPBACK_NAMES.test(host)) {
-      throw new ApiError(403, "permission", `Host '${host}' is not a loopback name; start the endpoint with an API key to accept other hosts`);
+      throw new ApiError(
+        403,
+        "permission",
+        `Host '${host}' is not a loopback name; start the endpoint with an API key to accept other hosts`,
+      );
     }
     return;
   }
   const key = presentedKey(headers);
-  if (key === undefined) throw new ApiError(401, "authentication", "missing API key: send 'Authorization: Bearer KEY' or 'x-api-key: KEY'", null, "invalid_api_key");
+  if (key === undefined)
+    throw new ApiError(
+      401,
+      "authentication",
+      "missing API key: send 'Authorization: Bearer KEY' or 'x-api-key: KEY'",
+      null,
+      "invalid_api_key",
+    );
   if (!sameKey(key, apiKey)) throw new ApiError(401, "authentication", "invalid API key", null, "invalid_api_key");
 }

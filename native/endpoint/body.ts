@@ -1,17 +1,37 @@
 // Reads a request body as JSON, with a size limit and an error that says where the JSON breaks.
+// Only `Content-Type: application/json` is read: text/plain and form bodies are what a web page can send
+// cross-site without a preflight.
 import type { IncomingMessage } from "node:http";
-import { JsonError, parseJson } from "../../server/src/interpreter/json";
+import { JsonError, parseJson } from "../../server/src/interpreter";
 import { ApiError, badRequest } from "./errors";
 
-/** Far above any chat a context window holds, low enough that a runaway client cannot exhaust memory. */
-export const MAX_BODY_BYTES = 32 << 20;
+/**
+ * A context's worth of bytes: a token is rarely more than a few bytes of text, and JSON escaping, tool
+ * schemas and base64 at most multiply that; 64 bytes a token plus 1 MiB of envelope is far above any chat
+ * the context can hold, and low enough that a client cannot make the endpoint hold gigabytes while parsing.
+ */
+export function maxBodyBytes(contextSize: number): number {
+  return (1 << 20) + 64 * contextSize;
+}
 
-export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new ApiError(
+      415,
+      "invalid_request",
+      `request body must be sent with 'Content-Type: application/json' (got ${type === "" ? "none" : `'${type}'`})`,
+    );
+  }
+  const tooLarge = () =>
+    new ApiError(413, "too_large", `request body exceeds the limit of ${limit} bytes (1 MiB + 64 bytes per token of context)`);
+  // refused before reading when the client says so up front; counted as it streams when it does not
+  if (Number(req.headers["content-length"] ?? 0) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new ApiError(413, "too_large", `request body exceeds ${limit} bytes`);
+    if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString("utf8");

@@ -1,9 +1,10 @@
 // A chat request, whichever API it came in: the prompt llama.cpp's chat layer builds from it (what
 // llama-server would build), generation, and the assistant message parsed from the output by the
 // template's format. Streams get the message as deltas while it is generated.
-import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions, TokenLogprobs } from "../engine/types";
+import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions, TokenLogprobs } from "../engine";
 import { IncrementalParser, type MessageDelta, type MessageOut } from "./chatOutput";
 import { generate } from "./generation";
+import { applyWithSystemTurns } from "./systemTurns";
 import type { Services } from "./services";
 
 export interface ChatJob {
@@ -13,11 +14,15 @@ export interface ChatJob {
   maxTokens?: number;
   stop: string[];
   ignoreEos?: boolean;
+  /** The request's own template (`chat_template`, as vLLM takes it) instead of the served one: A/B of templates on one model. */
+  chatTemplate?: string;
   /** Prefix of generated tool-call ids (call_, toolu_). */
   idPrefix: string;
   signal: AbortSignal;
   /** Called once the prompt is tokenized, before waiting for the generation slot. */
   onPrompt?: (promptTokens: number) => void;
+  /** Streams: how many prompt tokens the KV cache served, before the first deltas (as the final stats will say). */
+  onCached?: (cachedTokens: number) => void;
   /** Set for streams. */
   onDeltas?: (d: MessageDelta[]) => void;
   /** Each token's log-probabilities, with that many alternatives. */
@@ -46,17 +51,18 @@ export interface ChatOutcome {
 /** The prompt's token count (what count_tokens answers). */
 export async function countChatTokens(services: Services, request: ChatRequest): Promise<number> {
   const { engine, template } = services.model.ready();
-  const prompt = await template.current().apply(request);
+  const prompt = await applyWithSystemTurns(template.current(), request);
   return (await engine.tokenize(prompt.prompt)).length;
 }
 
 export async function runChat(services: Services, job: ChatJob): Promise<ChatOutcome> {
   const { engine, template } = services.model.ready();
+  const chat = job.chatTemplate === undefined ? template.current() : await engine.chatTemplate(job.chatTemplate);
   // tool_choice required or named: the chat layer's grammar allows nothing but the call (forced_tool_call.cpp)
-  const prompt = await template.current().apply(job.request);
+  const prompt = await applyWithSystemTurns(chat, job.request);
   const tokens = await engine.tokenize(prompt.prompt);
   job.onPrompt?.(tokens.length);
-  const parser = new IncrementalParser(prompt, job.idPrefix, job.onDeltas ?? (() => {}));
+  const parser = await IncrementalParser.open(prompt, job.idPrefix, job.onDeltas ?? (() => {}));
   const result = await generate(engine, services.queue, tokens, {
     ...job.sampling,
     maxTokens: job.maxTokens,
@@ -68,12 +74,13 @@ export async function runChat(services: Services, job: ChatJob): Promise<ChatOut
     onToken:
       job.onDeltas &&
       ((e) => {
+        job.onCached?.(e.cachedTokens);
         if (e.logprobs) job.onLogprobs?.(e.logprobs);
         parser.push(e.text);
       }),
   });
   const complete = result.stopReason === "eos" || result.stopReason === "stop";
-  const message = result.stopReason === "abort" ? parser.tracker.sent : await parser.finish(result.text, complete);
+  const message = result.stopReason === "abort" ? parser.sent : await parser.finish(result.text, complete);
   const stopSequence = result.stopReason === "stop" && job.stop.includes(result.stopString ?? "") ? result.stopString : null;
   const finish = finishOf(result.stopReason, message.toolCalls.length);
   services.metrics.recordGeneration(job.api, finish, result.stats);

@@ -1,10 +1,9 @@
 // Model output → the assistant message, as llama.cpp's parser for the prompt's format reads it, and the
-// deltas a stream sends: the text is re-parsed as it grows (partial parses), and each parse is compared
-// with what the client has already been sent. Nothing sent is ever taken back, so a stream and the final
-// message always agree.
+// deltas a stream sends. The parse lives in the native side with the text (ChatOutputStream): each wake-up
+// hands it the new text and gets back what that adds to what was sent. Nothing sent is ever taken back, so
+// a stream and the final message always agree.
 import { randomBytes } from "node:crypto";
-import { parseChatOutput } from "../engine/chat";
-import type { ChatPrompt, ParsedMessage } from "../engine/types";
+import { type ChatPrompt, ChatOutputStream, type OutputDelta } from "../engine";
 
 export interface ToolCallOut {
   id: string;
@@ -26,78 +25,92 @@ export type MessageDelta =
 
 export const newId = (prefix: string) => prefix + randomBytes(12).toString("hex");
 
-export class MessageTracker {
+/** The message sent so far, built from the parse's deltas; a call the model gave no id gets one here. */
+export class SentMessage {
   readonly sent: MessageOut = { reasoning: "", content: "", toolCalls: [] };
 
   constructor(private readonly idPrefix: string) {}
 
-  /** What the parse adds to what was sent. */
-  update(m: ParsedMessage): MessageDelta[] {
-    const out: MessageDelta[] = [];
-    const grow = (kind: "reasoning" | "content", next: string) => {
-      const prev = this.sent[kind];
-      if (next.length > prev.length && next.startsWith(prev)) {
-        out.push({ kind, text: next.slice(prev.length) });
-        this.sent[kind] = next;
+  add(deltas: OutputDelta[]): MessageDelta[] {
+    return deltas.map((d): MessageDelta => {
+      if (d.kind !== "tool_call") {
+        this.sent[d.kind] += d.text;
+        return { kind: d.kind, text: d.text };
       }
-    };
-    grow("reasoning", m.reasoningContent);
-    grow("content", m.content);
-    for (const [index, call] of m.toolCalls.entries()) {
-      const prev = this.sent.toolCalls[index];
-      if (!prev) {
-        // a call is announced once its name is complete, and calls in order
-        if (!call.name) break;
-        const sent = { id: call.id || newId(this.idPrefix), name: call.name, arguments: call.arguments };
-        this.sent.toolCalls.push(sent);
-        out.push({ kind: "tool_call", index, ...sent, start: true });
-      } else if (call.arguments.length > prev.arguments.length && call.arguments.startsWith(prev.arguments)) {
-        out.push({ kind: "tool_call", index, id: prev.id, name: prev.name, arguments: call.arguments.slice(prev.arguments.length), start: false });
-        prev.arguments = call.arguments;
+      if (d.start) {
+        this.sent.toolCalls[d.index] = { id: d.id || newId(this.idPrefix), name: d.name, arguments: "" };
       }
-    }
-    return out;
+      const call = this.sent.toolCalls[d.index];
+      call.arguments += d.text;
+      return { kind: "tool_call", index: d.index, id: call.id, name: call.name, arguments: d.text, start: d.start };
+    });
   }
 }
 
+/**
+ * The share of a stream's time its parses may take at most. Each parse re-reads the whole output (llama.cpp's
+ * parser has no incremental mode), so after a parse the next one waits until the parses so far fit this share:
+ * a long output's parses then cost time in proportion to the generation, not to the square of its length,
+ * and the text that arrives meanwhile goes out in one delta. A wait is 49 times the parse before it (with its
+ * trip to the thread pool): none or a millisecond or two on short outputs, more as the output grows.
+ */
+const PARSE_SHARE = 0.02;
+
 /** Feeds generated text to the parser while generation goes on; parses coalesce when text arrives faster. */
 export class IncrementalParser {
-  private text = "";
-  private parsedLength = 0;
+  private pending = "";
   private running: Promise<void> | null = null;
   private failure: unknown = null;
-  readonly tracker: MessageTracker;
+  private finishing = false;
+  private wake: (() => void) | null = null;
+  /** Whether a delta went out: waits between parses start from then. */
+  private started = false;
+  readonly message: SentMessage;
 
+  /** `stream`: the request's native parse (see open()). */
   constructor(
-    private readonly prompt: ChatPrompt,
+    private readonly stream: Pick<ChatOutputStream, "append" | "finish">,
     idPrefix: string,
     private readonly onDeltas: (d: MessageDelta[]) => void,
   ) {
-    this.tracker = new MessageTracker(idPrefix);
+    this.message = new SentMessage(idPrefix);
+  }
+
+  static async open(prompt: ChatPrompt, idPrefix: string, onDeltas: (d: MessageDelta[]) => void): Promise<IncrementalParser> {
+    return new IncrementalParser(await ChatOutputStream.open(prompt), idPrefix, onDeltas);
+  }
+
+  get sent(): MessageOut {
+    return this.message.sent;
   }
 
   push(text: string): void {
     if (!text) return;
-    this.text += text;
+    this.pending += text;
     this.running ??= this.pump();
   }
 
   /** The final message. `complete`: the output ended on its own (not cut off by max_tokens or an abort). */
   async finish(fullText: string, complete: boolean): Promise<MessageOut> {
+    // the final parse reads all of the text: no partial parse waits for it
+    this.finishing = true;
+    this.wake?.();
     await this.running;
     if (this.failure) throw this.failure;
-    const final = await parseFinal(fullText, this.prompt, complete);
-    this.emit(this.tracker.update(final));
-    return this.tracker.sent;
+    this.emit(await this.stream.finish(fullText, complete));
+    return this.sent;
   }
 
   private async pump(): Promise<void> {
     try {
-      while (this.parsedLength < this.text.length) {
-        const snapshot = this.text;
-        const m = await parseChatOutput(snapshot, this.prompt, { partial: true });
-        this.parsedLength = snapshot.length;
-        this.emit(this.tracker.update(m));
+      while (this.pending && !this.finishing) {
+        const text = this.pending;
+        this.pending = "";
+        const started = performance.now();
+        this.emit(await this.stream.append(text));
+        // Until the first delta goes out nothing waits: the client's time to first token (and a cancel it sends
+        // on seeing it) matters more than the parses of a still short output.
+        if (this.started) await this.pause((performance.now() - started) * (1 / PARSE_SHARE - 1));
       }
     } catch (e) {
       this.failure = e;
@@ -106,19 +119,20 @@ export class IncrementalParser {
     }
   }
 
-  private emit(d: MessageDelta[]): void {
-    if (d.length) this.onDeltas(d);
+  private pause(ms: number): Promise<void> {
+    if (ms < 1 || this.finishing) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => (this.wake = null));
   }
-}
 
-/** Output cut off mid-call does not match the format in full; it is read as far as it goes. */
-async function parseFinal(text: string, prompt: ChatPrompt, complete: boolean): Promise<ParsedMessage> {
-  if (complete) {
-    try {
-      return await parseChatOutput(text, prompt, { partial: false });
-    } catch {
-      // the model broke the format: what a partial parse makes of it is all there is
-    }
+  private emit(d: OutputDelta[]): void {
+    if (!d.length) return;
+    this.started = true;
+    this.onDeltas(this.message.add(d));
   }
-  return parseChatOutput(text, prompt, { partial: true });
 }

@@ -2,8 +2,7 @@
 // reasoning, tool calls — for the chat request the output answers. The editor's "Test Template Against
 // Model" generates from a prompt it rendered itself (/v1/completions) and reads the output back here, with
 // the template being tested (`chat_template`) or, without one, the served template.
-import { parseChatOutput } from "../engine/chat";
-import type { ChatRequest } from "../engine/types";
+import { type ChatRequest, parseChatOutput } from "../engine";
 import { Fields } from "./fields";
 import { sendJson, type RouteContext } from "./route";
 

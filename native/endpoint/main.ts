@@ -1,7 +1,6 @@
 // The endpoint process (dist/endpoint.js): `chat-template serve` without the rest of the CLI, for the
 // extension host to spawn. Same flags, same stdout lines (see serve.ts).
-import { UsageError } from "../../server/src/cli/args";
-import { processIO } from "../../server/src/cli/io";
+import { processIO, UsageError } from "../../server/src/commandLine";
 import { serveCommand, usage } from "./serve";
 
 serveCommand(process.argv.slice(2), processIO).then(

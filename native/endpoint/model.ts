@@ -2,16 +2,13 @@
 // failed. The HTTP server is up before loading starts, so /health can show the progress.
 import { statSync } from "node:fs";
 import { basename } from "node:path";
-import { Engine } from "../engine/engine";
-import type { ModelInfo } from "../engine/types";
+import { Engine, type ModelInfo } from "../engine";
 import type { ServeConfig } from "./config";
 import { ApiError } from "./errors";
 import { TemplateSource, type TemplateEvent } from "./templateSource";
 
 export type ModelStatus =
-  | { state: "loading"; stage: "target" | "draft"; progress: number }
-  | { state: "ready" }
-  | { state: "error"; message: string };
+  { state: "loading"; stage: "target" | "draft"; progress: number } | { state: "ready" } | { state: "error"; message: string };
 
 export interface ModelFiles {
   target: string;
@@ -59,6 +56,9 @@ export class ModelHost {
         contextSize: this.config.contextSize,
         gpuLayers: this.config.gpuLayers,
         threads: this.config.threads,
+        draftMax: this.config.draftMax,
+        draftAdaptive: this.config.draftAdaptive,
+        draftWindow: this.config.draftWindow,
         cacheRamMiB: this.config.cacheRamMiB,
         onProgress: (stage, p) => {
           // one bar for both files, in proportion to their size
@@ -85,7 +85,11 @@ export class ModelHost {
     if (this.loaded) return this.loaded;
     const s = this.status;
     if (s.state === "error") throw new ApiError(500, "server", `the model failed to load: ${s.message}`);
-    throw new ApiError(503, "unavailable", `the model is loading (${Math.round((s.state === "loading" ? s.progress : 0) * 100)}%); retry when GET /health says ready`);
+    throw new ApiError(
+      503,
+      "unavailable",
+      `the model is loading (${Math.round((s.state === "loading" ? s.progress : 0) * 100)}%); retry when GET /health says ready`,
+    );
   }
 
   async close(): Promise<void> {

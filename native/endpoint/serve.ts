@@ -6,12 +6,13 @@
 //   {"event":"ready","url","model","demo","backend","contextSize","draft"}   the model is loaded
 //   {"event":"error","message"}                                       loading failed (the process keeps serving /health)
 //   {"event":"template","status":"loaded"|"error","path","mirrorOf"?,"message"?}  --chat-template-file (re)loaded or refused
+//   {"event":"warning","kind":"dflash_below_break_even","context","breakEven","acceptance","message"}  once per run
 // People read stderr. With --exit-on-stdin-close, stdin takes JSON lines: {"chatTemplateMirrorOf": NAME}.
 import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
-import type { CommandIO } from "../../server/src/cli/io";
-import { ensureDemoModels } from "../testModels/demo";
+import type { CommandIO } from "../../server/src/commandLine";
+import { ensureDemoModels } from "../testModels";
 import { parseServeArgs, type ServeConfig } from "./config";
 import { Metrics } from "./metrics";
 import { ModelHost, type ModelFiles } from "./model";
@@ -72,7 +73,19 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
   const event = (e: object) => io.stdout(JSON.stringify(e) + "\n");
   const log = (line: string) => io.stderr(`chat-template serve: ${line}\n`);
   const model = new ModelHost(files, config);
-  const services: Services = { config, model, queue: new GenerationQueue(config.maxQueue), metrics: new Metrics(), log };
+  // once per run: a draft that loses to plain decoding is worth knowing about (the controller already copes)
+  const metrics = new Metrics((w) => {
+    event({
+      event: "warning",
+      kind: "dflash_below_break_even",
+      context: w.context,
+      breakEven: w.breakEven,
+      acceptance: w.acceptance,
+      message: w.message,
+    });
+    log(w.message);
+  });
+  const services: Services = { config, model, queue: new GenerationQueue(config.maxQueue), metrics, log };
   const server = createEndpointServer(services);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -85,7 +98,15 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
   }
   const url = urlOf(config.host, (server.address() as AddressInfo).port);
   const demo = files.demo !== undefined;
-  event({ event: "listening", url, host: config.host, port: (server.address() as AddressInfo).port, pid: process.pid, model: model.id, demo });
+  event({
+    event: "listening",
+    url,
+    host: config.host,
+    port: (server.address() as AddressInfo).port,
+    pid: process.pid,
+    model: model.id,
+    demo,
+  });
   log(`listening on ${url}${config.apiKey ? " (API key required)" : ""}; loading ${model.id}…`);
 
   const stopped = new Promise<void>((resolve) => {
@@ -97,7 +118,11 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
   if (config.exitOnStdinClose) createInterface({ input: process.stdin }).on("line", (line) => renameMirror(config, line, log));
   const loading = model.load((t) => {
     event({ event: "template", ...t });
-    log(t.status === "loaded" ? `chat template loaded from ${templateName(t)}` : `chat template ${templateName(t)} not used: ${t.message}${t.mirrorOf === undefined ? "" : `; ${reloadAdvice(t)}`}`);
+    log(
+      t.status === "loaded"
+        ? `chat template loaded from ${templateName(t)}`
+        : `chat template ${templateName(t)} not used: ${t.message}${t.mirrorOf === undefined ? "" : `; ${reloadAdvice(t)}`}`,
+    );
   });
   void loading.then(() => {
     const s = model.status;
@@ -106,8 +131,18 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
       log(`the model failed to load: ${s.message}`);
     } else if (s.state === "ready") {
       const { info } = model.ready();
-      event({ event: "ready", url, model: model.id, demo, backend: info.backend.kind, contextSize: info.contextSize, draft: info.draft?.name ?? null });
-      log(`ready: ${info.backend.kind} backend (${info.backend.reason}), context ${info.contextSize}${info.draft ? `, DFlash draft ${info.draft.name}` : ", no draft"}`);
+      event({
+        event: "ready",
+        url,
+        model: model.id,
+        demo,
+        backend: info.backend.kind,
+        contextSize: info.contextSize,
+        draft: info.draft?.name ?? null,
+      });
+      log(
+        `ready: ${info.backend.kind} backend (${info.backend.reason}), context ${info.contextSize}${info.draft ? `, DFlash draft ${info.draft.name}` : ", no draft"}`,
+      );
     }
   });
 

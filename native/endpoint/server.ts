@@ -3,10 +3,11 @@
 // the process down.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { anthropicError } from "./anthropic/errors";
+import { applyMessagesTemplate, applyTemplate } from "./applyTemplate";
 import { countTokens } from "./anthropic/countTokens";
 import { messages } from "./anthropic/messages";
 import { checkAccess } from "./auth";
-import { readJsonBody } from "./body";
+import { maxBodyBytes, readJsonBody } from "./body";
 import { chatParse } from "./chatParse";
 import { ApiError, toApiError } from "./errors";
 import { health } from "./health";
@@ -14,20 +15,31 @@ import { metrics } from "./metricsRoute";
 import { chatCompletions } from "./openai/chat";
 import { completions } from "./openai/completions";
 import { openaiError } from "./openai/errors";
+import { allowCors, answerPreflight, checkOrigin } from "./origin";
+import { inRequest, requestLine, type RequestRecord } from "./requestLog";
 import { models } from "./openai/models";
+import { root } from "./root";
 import { sendJson, type Handler } from "./route";
 import type { Services } from "./services";
+import { props } from "./props";
 import { slots } from "./slots";
+import { detokenize, tokenize } from "./tokenize";
 
 const ROUTES: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
+  "/": { GET: root },
   "/health": { GET: health },
   "/metrics": { GET: metrics },
   "/slots": { GET: slots },
+  "/props": { GET: props },
+  "/tokenize": { POST: tokenize },
+  "/detokenize": { POST: detokenize },
+  "/apply-template": { POST: applyTemplate },
   "/v1/models": { GET: models },
   "/v1/chat/completions": { POST: chatCompletions },
   "/v1/completions": { POST: completions },
   "/v1/messages": { POST: messages },
   "/v1/messages/count_tokens": { POST: countTokens },
+  "/v1/messages/apply-template": { POST: applyMessagesTemplate },
   "/chat/parse": { POST: chatParse },
 };
 
@@ -49,26 +61,52 @@ export function createEndpointServer(services: Services): Server {
     const path = (req.url ?? "/").split("?")[0];
     const route = ROUTES[path];
     const controller = new AbortController();
+    const record: RequestRecord = { method: req.method ?? "GET", path, startedMs: performance.now(), notes: [] };
     res.on("close", () => {
       if (!res.writableFinished) controller.abort(new Error("the client disconnected"));
       // 499 (nginx's "client closed request"): the client left before any answer
-      services.metrics.countRequest(route ? path : "other", res.headersSent ? res.statusCode : 499);
+      const status = res.headersSent ? res.statusCode : 499;
+      // a stream the client gave up on: its generation is still being aborted, so the line has no figures
+      if (res.headersSent && !res.writableFinished) record.notes.push("the client left before the end");
+      services.metrics.countRequest(route ? path : "other", status);
+      const line = requestLine(record, status, performance.now());
+      if (line) services.log(line);
     });
     try {
-      if (!route) throw new ApiError(404, "not_found", `no route ${req.method} ${path}; see GET /v1/models, POST /v1/chat/completions, POST /v1/messages`);
-      const handler = route[req.method as "GET" | "POST"];
+      if (!route)
+        throw new ApiError(
+          404,
+          "not_found",
+          `no route ${req.method} ${path}; see GET /v1/models, POST /v1/chat/completions, POST /v1/messages`,
+        );
+      const corsOrigin = checkOrigin(req.headers, services.config.allowedOrigins);
+      if (corsOrigin !== undefined) {
+        if (req.method === "OPTIONS") return answerPreflight(res, corsOrigin, Object.keys(route));
+        allowCors(res, corsOrigin);
+      }
+      // HEAD is GET without the body (node leaves the body out)
+      const handler = route[(req.method === "HEAD" ? "GET" : req.method) as "GET" | "POST"];
       if (!handler) {
-        res.setHeader("allow", Object.keys(route).join(", "));
-        throw new ApiError(405, "invalid_request", `${path} takes ${Object.keys(route).join(" or ")}, not ${req.method}`);
+        const methods = Object.keys(route).flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m]));
+        res.setHeader("allow", methods.join(", "));
+        throw new ApiError(405, "invalid_request", `${path} takes ${methods.join(" or ")}, not ${req.method}`);
       }
       checkAccess(req.headers, services.config.apiKey);
-      await handler({ req, res, services, signal: controller.signal, body: () => readJsonBody(req) });
+      const ctx = {
+        req,
+        res,
+        services,
+        signal: controller.signal,
+        body: () => readJsonBody(req, maxBodyBytes(services.config.contextSize)),
+      };
+      await inRequest(record, () => handler(ctx));
     } catch (e) {
       if (controller.signal.aborted) return;
       const error = toApiError(e, path === "/v1/completions" ? "prompt" : "messages");
-      if (error.status >= 500) services.log(`${req.method} ${path}: ${error.message}`);
+      const body = isAnthropic(path) ? anthropicError(error) : openaiError(error);
+      record.error = body.error.message;
       if (res.headersSent) return failStream(res, path, error);
-      sendJson(res, error.status, isAnthropic(path) ? anthropicError(error) : openaiError(error));
+      sendJson(res, error.status, body);
     }
   };
   return createServer((req, res) => void handle(req, res));

@@ -14,7 +14,12 @@ export async function slots(ctx: RouteContext): Promise<void> {
       prompt_cache: {
         budget_bytes: cache.budgetBytes,
         used_bytes: cache.usedBytes,
-        entries: cache.entries.map((e) => ({ tokens: e.tokens, draft_tokens: e.draftTokens, bytes: e.bytes, last_used: new Date(e.lastUsedMs).toISOString() })),
+        entries: cache.entries.map((e) => ({
+          tokens: e.tokens,
+          draft_tokens: e.draftTokens,
+          bytes: e.bytes,
+          last_used: new Date(e.lastUsedMs).toISOString(),
+        })),
       },
     },
   ]);

@@ -9,8 +9,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import type { ChatTemplate } from "../engine/chat";
-import type { Engine } from "../engine/engine";
+import type { ChatTemplate, Engine } from "../engine";
 import type { ServeConfig } from "./config";
 import { ApiError } from "./errors";
 
@@ -34,7 +33,8 @@ type TemplateConfig = Pick<ServeConfig, "chatTemplateFile" | "chatTemplateMirror
 export const templateName = (e: Pick<TemplateEvent, "path" | "mirrorOf">) => e.mirrorOf ?? e.path;
 
 /** What makes a refused template file load: an edit of the file it mirrors, or a save. */
-export const reloadAdvice = (e: Pick<TemplateEvent, "mirrorOf">) => (e.mirrorOf === undefined ? "fix it and save, it is reloaded automatically" : "it is reloaded as it is edited");
+export const reloadAdvice = (e: Pick<TemplateEvent, "mirrorOf">) =>
+  e.mirrorOf === undefined ? "fix it and save, it is reloaded automatically" : "it is reloaded as it is edited";
 
 export class TemplateSource {
   private template: ChatTemplate | null = null;

@@ -31,7 +31,12 @@ export interface CudaChoice {
 
 /** Decides whether CUDA is usable, touching nothing but the loader's probes (nothing stays loaded). */
 export function judgeCuda(loader: Pick<LoaderAddon, "probeCuda" | "tryLoad">, libs: CudaLibs | undefined): CudaChoice {
-  if (!libs) return { unusable: "no CUDA build of llama.cpp is installed (run `chat-template install-cuda`, or in VS Code: Chat Template: Install CUDA Build)", libDirs: [] };
+  if (!libs)
+    return {
+      unusable:
+        "no CUDA build of llama.cpp is installed (run `chat-template install-cuda`, or in VS Code: Chat Template: Install CUDA Build)",
+      libDirs: [],
+    };
   const probe = loader.probeCuda();
   if (!probe.driver) return { libs, unusable: probe.error ?? "no NVIDIA driver", libDirs: [] };
   if (probe.error) return { libs, unusable: probe.error, libDirs: [] };
@@ -93,6 +98,6 @@ export function loadBackend(options: BackendOptions = {}): { addon: EngineAddon;
     kind = "cpu";
     reason = "running on the CPU: the CUDA backend loaded but registered no GPU device";
   }
-  loaded = { addon, info: { kind, libDirs, reason, devices } };
+  loaded = { addon, info: { kind, libDirs, reason, devices, llamaBuild: addon.llamaBuild() } };
   return loaded;
 }

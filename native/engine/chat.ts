@@ -1,10 +1,11 @@
 // llama.cpp's chat layer and Jinja engine, with or without a loaded model.
 import { loadBackend, type BackendOptions } from "./backend";
 import { fromNative } from "./errors";
-import type { NativeChatTemplates } from "./native";
-import { checkRender, TemplateGuard } from "./templateGuard/guard";
-import { servedTemplates } from "./templateGuard/servedTemplates";
-import type { ChatPrompt, ChatRequest, ParsedMessage, TemplateCaps } from "./types";
+import type { NativeChatOutputStream, NativeChatTemplates } from "./native";
+import { checkRender, checkRequest, checkTemplates } from "./templateGuard/guardProcess";
+import type { Tokens } from "./templateGuard/protocol";
+import { servedTemplates, type ServedTemplates } from "./templateGuard/servedTemplates";
+import type { ChatPrompt, ChatRequest, OutputDelta, ParsedMessage, TemplateCaps } from "./types";
 
 async function native<T>(p: Promise<T>): Promise<T> {
   try {
@@ -16,27 +17,28 @@ async function native<T>(p: Promise<T>): Promise<T> {
 
 /**
  * Templates reach llama.cpp's Jinja engine only through here, each checked first by the template guard
- * (templateGuard/guard.ts), which refuses one that would run past a limit with a TemplateLimitError.
+ * (templateGuard/), which refuses what it cannot vouch for with a TemplateLimitError or TemplateRefusedError.
  */
 export class ChatTemplate {
   /** @internal use ChatTemplate.fromSource or Engine.chatTemplate */
   constructor(
     private readonly native: NativeChatTemplates,
-    private readonly guard: TemplateGuard,
+    /** What the guard checked: the texts llama.cpp parses and the bos/eos texts they are served with. */
+    private readonly checked: { served: ServedTemplates; tokens: Tokens },
   ) {}
 
   /** A template as llama.cpp would serve it for a model whose bos/eos tokens have this text. */
   static async fromSource(source: string, tokens: { bos?: string; eos?: string } = {}, backend?: BackendOptions): Promise<ChatTemplate> {
     const { addon } = loadBackend(backend);
-    const [bos, eos] = [tokens.bos ?? "", tokens.eos ?? ""];
-    const guard = TemplateGuard.of(servedTemplates(source), { bos, eos });
-    return new ChatTemplate(await native(addon.createChatTemplates(source, bos, eos)), guard);
+    const checked = { served: servedTemplates(source), tokens: { bos: tokens.bos ?? "", eos: tokens.eos ?? "" } };
+    await checkTemplates(checked.served, checked.tokens);
+    return new ChatTemplate(await native(addon.createChatTemplates(source, checked.tokens.bos, checked.tokens.eos)), checked);
   }
 
   /** The exact prompt (and grammar, stops, parser) llama-server builds for this chat-completions request. */
   async apply(request: ChatRequest): Promise<ChatPrompt> {
     const json = JSON.stringify(request);
-    this.guard.checkRequest(await native(this.native.templateInputs(json)));
+    await checkRequest(this.checked.served, this.checked.tokens, await native(this.native.templateInputs(json)));
     return native(this.native.apply(json));
   }
 
@@ -54,15 +56,46 @@ export class ChatTemplate {
  * Splits model output into content, reasoning and tool calls the way llama-server does for this prompt's format.
  * After a prefill, only what the model wrote counts, as llama-server streams it.
  */
-export function parseChatOutput(text: string, prompt: ChatPrompt, options: { partial?: boolean; backend?: BackendOptions } = {}): Promise<ParsedMessage> {
+export function parseChatOutput(
+  text: string,
+  prompt: ChatPrompt,
+  options: { partial?: boolean; backend?: BackendOptions } = {},
+): Promise<ParsedMessage> {
   const { addon } = loadBackend(options.backend);
   return native(addon.parseChatOutput(text, options.partial ?? false, prompt));
+}
+
+/**
+ * One streamed chat completion's parse, kept in the native side: the prompt's parser is loaded once and the
+ * output accumulates there, so each call hands over only the new text and gets back only what it adds.
+ * Calls must not overlap (each awaits the one before).
+ */
+export class ChatOutputStream {
+  private constructor(private readonly native: NativeChatOutputStream) {}
+
+  static async open(prompt: ChatPrompt, backend?: BackendOptions): Promise<ChatOutputStream> {
+    const { addon } = loadBackend(backend);
+    return new ChatOutputStream(await native(addon.createChatOutputStream(prompt)));
+  }
+
+  /** The output grew by `text`: what a partial parse of all of it adds. */
+  append(text: string): Promise<OutputDelta[]> {
+    return native(this.native.append(text));
+  }
+
+  /**
+   * The whole output once generation ended (`complete`: on its own, not cut off by max_tokens): what the final
+   * parse adds. Output cut off or breaking the format is read by a partial parse, as far as it goes.
+   */
+  finish(fullText: string, complete: boolean): Promise<OutputDelta[]> {
+    return native(this.native.finish(fullText, complete));
+  }
 }
 
 /** Renders template text with llama.cpp's own Jinja engine (common/jinja). */
 export async function renderTemplate(source: string, variables: Record<string, unknown>, backend?: BackendOptions): Promise<string> {
   const { addon } = loadBackend(backend);
   const json = JSON.stringify(variables);
-  checkRender(source, json);
+  await checkRender(source, json);
   return native(addon.renderJinja(source, json));
 }

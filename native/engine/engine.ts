@@ -1,14 +1,12 @@
 // The engine's TypeScript face: a loaded target (+ DFlash draft) with async tokenize, chat templating and
 // generation. Every call returns a promise; the work runs on native threads.
 import { existsSync } from "node:fs";
-import { chatTemplate } from "../../server/src/gguf/metadata";
-import { readGGUFHeader } from "../../server/src/gguf/reader";
-import { GGUFError, type GGUFHeader } from "../../server/src/gguf/types";
+import { chatTemplate, GGUFError, type GGUFHeader, readGGUFHeader } from "../../server/src/gguf";
 import { loadBackend, type BackendOptions } from "./backend";
 import { ChatTemplate } from "./chat";
 import { EngineError, ModelFileError, fromNative } from "./errors";
 import type { NativeEngine, NativeGenerateResult } from "./native";
-import { TemplateGuard } from "./templateGuard/guard";
+import { checkTemplates } from "./templateGuard/guardProcess";
 import { servedTemplates, type ModelTemplates } from "./templateGuard/servedTemplates";
 import type { GenerateOptions, GenerateResult, GenerateStats, LoadOptions, ModelInfo, PromptCacheInfo } from "./types";
 
@@ -32,6 +30,11 @@ function deriveStats(s: NativeGenerateResult["stats"]): GenerateStats {
     acceptance: s.drafted > 0 ? s.accepted / s.drafted : 0,
     acceptanceAt: s.draftedAt.map((n, i) => (n > 0 ? s.acceptedAt[i] / n : 0)),
     meanAcceptedLength: s.draftSteps > 0 ? s.accepted / s.draftSteps : 0,
+    byContext: s.byContext?.map((b) => ({
+      ...b,
+      acceptance: b.drafted > 0 ? b.accepted / b.drafted : 0,
+      meanAcceptedLength: b.steps > 0 ? b.accepted / b.steps : 0,
+    })),
   };
 }
 
@@ -75,6 +78,15 @@ export class Engine {
     }
   }
 
+  /** Each token's bytes (special tokens as their text); a token may hold part of a UTF-8 character. */
+  async tokenPieces(tokens: readonly number[]): Promise<Uint8Array[]> {
+    try {
+      return await this.native.tokenPieces(tokens);
+    } catch (e) {
+      throw fromNative(e);
+    }
+  }
+
   /** What the prompt cache holds now (the conversations it could bring back). */
   promptCache(): PromptCacheInfo {
     return this.native.promptCache();
@@ -83,9 +95,10 @@ export class Engine {
   /** The model's chat template, or `source` in its place, with this model's bos/eos tokens. */
   async chatTemplate(source = ""): Promise<ChatTemplate> {
     // with a model, llama.cpp takes bos/eos from its vocabulary even for an override
-    const guard = TemplateGuard.of(servedTemplates(source, this.templates), { bos: this.info.bosText, eos: this.info.eosText });
+    const checked = { served: servedTemplates(source, this.templates), tokens: { bos: this.info.bosText, eos: this.info.eosText } };
+    await checkTemplates(checked.served, checked.tokens);
     try {
-      return new ChatTemplate(await this.native.chatTemplates(source), guard);
+      return new ChatTemplate(await this.native.chatTemplates(source), checked);
     } catch (e) {
       throw fromNative(e);
     }
@@ -116,7 +129,11 @@ export class Engine {
     };
     let handle: ReturnType<NativeEngine["generate"]>;
     try {
-      handle = this.native.generate(params, onToken && ((token, text, lp) => onToken(lp ? { token, text, logprobs: lp } : { token, text })));
+      handle = this.native.generate(
+        params,
+        onToken &&
+          ((token, text, lp, cachedTokens) => onToken(lp ? { token, text, cachedTokens, logprobs: lp } : { token, text, cachedTokens })),
+      );
     } catch (e) {
       throw fromNative(e);
     }

@@ -1,6 +1,18 @@
 // Typings of the two addons' raw interfaces (native/src/loader, native/src/addon). Only backend.ts loads
 // them; everything else goes through the typed wrappers.
-import type { ChatPrompt, Device, ModelInfo, ParsedMessage, PromptCacheInfo, TemplateCaps, TokenLogprobs } from "./types";
+import type {
+  ChatPrompt,
+  ContextBucket,
+  ContextBucketTotals,
+  Device,
+  DraftControllerStats,
+  ModelInfo,
+  OutputDelta,
+  ParsedMessage,
+  PromptCacheInfo,
+  TemplateCaps,
+  TokenLogprobs,
+} from "./types";
 
 export interface LoaderAddon {
   loadGlobal(path: string): string | null;
@@ -38,6 +50,8 @@ export interface NativeGenerateResult {
     draftMs: number;
     verifyMs: number;
     sampleMs: number;
+    controller?: DraftControllerStats;
+    byContext?: ({ bucket: ContextBucket } & ContextBucketTotals)[];
   };
 }
 
@@ -47,8 +61,12 @@ export interface NativeEngine {
   promptCache(): PromptCacheInfo;
   tokenize(text: string, addSpecial: boolean, parseSpecial: boolean): Promise<Int32Array>;
   detokenize(tokens: ArrayLike<number>, special: boolean): Promise<string>;
+  tokenPieces(tokens: ArrayLike<number>): Promise<Uint8Array[]>;
   chatTemplates(overrideSource: string): Promise<NativeChatTemplates>;
-  generate(params: object, onToken?: (token: number | null, text: string, logprobs?: TokenLogprobs) => void): { done: Promise<NativeGenerateResult>; abort(): void };
+  generate(
+    params: object,
+    onToken?: (token: number | null, text: string, logprobs: TokenLogprobs | undefined, cachedTokens: number) => void,
+  ): { done: Promise<NativeGenerateResult>; abort(): void };
   close(): Promise<void>;
 }
 
@@ -60,12 +78,19 @@ export interface NativeChatTemplates {
   source(): string;
 }
 
+export interface NativeChatOutputStream {
+  append(text: string): Promise<OutputDelta[]>;
+  finish(fullText: string, complete: boolean): Promise<OutputDelta[]>;
+}
+
 export interface EngineAddon {
   init(libDirs: string[], verbose: boolean): void;
   shutdown(): void;
   devices(): Device[];
+  llamaBuild(): string;
   Engine: new () => NativeEngine;
   createChatTemplates(source: string, bosText: string, eosText: string): Promise<NativeChatTemplates>;
   parseChatOutput(text: string, isPartial: boolean, prompt: ChatPrompt): Promise<ParsedMessage>;
+  createChatOutputStream(prompt: ChatPrompt): Promise<NativeChatOutputStream>;
   renderJinja(source: string, contextJson: string): Promise<string>;
 }

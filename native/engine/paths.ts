@@ -7,8 +7,6 @@ import { dirname, join } from "node:path";
 
 export const LLAMA_PACKAGE_VERSION = "3.22.1";
 export const CUDA_PACKAGES = ["@node-llama-cpp/linux-x64-cuda", "@node-llama-cpp/linux-x64-cuda-ext"] as const;
-/** About what npm unpacks for CUDA_PACKAGES, for messages and progress bars. */
-export const CUDA_INSTALL_MB = 300;
 
 export function packageRoot(): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {

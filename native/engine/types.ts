@@ -16,6 +16,8 @@ export interface BackendInfo {
   /** Why this backend: what was requested, or why CUDA could not be used. */
   reason: string;
   devices: Device[];
+  /** The llama.cpp build: "b<number>-<commit>". */
+  llamaBuild: string;
 }
 
 export interface LoadOptions {
@@ -34,6 +36,18 @@ export interface LoadOptions {
   cacheTypeV?: string;
   /** Tokens drafted per step, at most the draft's block size - 1 (the default). */
   draftMax?: number;
+  /**
+   * Choose each step's draft length, 0 (a plain step) to draftMax, for the most expected tokens per second
+   * from running acceptance by position and context and the measured step costs (default true); false drafts
+   * draftMax every step. Lossless either way.
+   */
+  draftAdaptive?: boolean;
+  /**
+   * Positions of target features the draft attends to, replacing the window in the draft's metadata
+   * (`dflash.attention.sliding_window`; the draft must have sliding-window layers). Shorter windows make drafting
+   * cheaper at long context, but a draft trained to look further back then proposes worse tokens.
+   */
+  draftWindow?: number;
   /** One throwaway decode at load so the first request is not slower (default true). */
   warmup?: boolean;
   /**
@@ -67,7 +81,8 @@ export interface ModelInfo {
   bosText: string;
   eosText: string;
   addBos: boolean;
-  draft: { name: string; layers: number; blockSize: number; draftMax: number } | null;
+  /** window: positions the draft attends to, 0 for all. */
+  draft: { name: string; layers: number; blockSize: number; draftMax: number; draftAdaptive: boolean; window: number } | null;
   backend: BackendInfo;
 }
 
@@ -92,6 +107,11 @@ export interface TokenEvent {
   token: number | null;
   /** Text this token released; "" while it may still be part of a stop string or a UTF-8 character. */
   text: string;
+  /**
+   * Prompt tokens this generation reused from the KV cache (stats.cachedTokens), the same on every event: a
+   * stream can report its usage when it starts (Anthropic's message_start) as the final stats will.
+   */
+  cachedTokens: number;
   /** With `logprobs`. */
   logprobs?: TokenLogprobs;
 }
@@ -122,6 +142,8 @@ export interface GenerateOptions extends SamplingOptions {
   ignoreEos?: boolean;
   /** Use the DFlash draft when one is loaded (default true). */
   speculative?: boolean;
+  /** This request only: adaptive draft length (true) or full blocks (false); default: the engine's draftAdaptive. */
+  draftAdaptive?: boolean;
   /** Each token's log-probability (TokenLogprobs), with that many alternatives (0..20). */
   logprobs?: { top: number };
   signal?: AbortSignal;
@@ -157,6 +179,43 @@ export interface GenerateStats {
   draftMs: number;
   verifyMs: number;
   sampleMs: number;
+  /** DFlash requests: the draft-length controller's choices. */
+  controller?: DraftControllerStats;
+  /** DFlash requests: acceptance per context bucket, each step counted at its context length. */
+  byContext?: ContextAcceptance[];
+}
+
+export type ContextBucket = "<4k" | "4-16k" | "16-32k" | "32-64k" | ">=64k";
+
+export interface DraftControllerStats {
+  adaptive: boolean;
+  /** [n]: steps that drafted n tokens; [0]: plain steps. */
+  choices: number[];
+  /** Full blocks drafted to re-check a draft the controller had cut short. */
+  probes: number;
+  /** Tokens the last step drafted. */
+  lastChoice: number;
+  /** Estimated speed of the best draft length over plain decoding at the final context (< 1: DFlash cannot win there); 0: not yet measured. */
+  breakEven: number;
+}
+
+/** What the engine counts in one context bucket; the endpoint adds these up over its run. */
+export interface ContextBucketTotals {
+  /** Steps with a draft, and steps the controller left plain. */
+  steps: number;
+  plainSteps: number;
+  drafted: number;
+  accepted: number;
+  /** Wall time of the steps with a draft (draft, verify, sampling) and of the plain steps, in ms. */
+  stepMs: number;
+  plainMs: number;
+}
+
+export interface ContextAcceptance extends ContextBucketTotals {
+  bucket: ContextBucket;
+  acceptance: number;
+  /** Accepted draft tokens per step with a draft. */
+  meanAcceptedLength: number;
 }
 
 export interface GenerateResult {
@@ -213,6 +272,15 @@ export interface ParsedMessage {
   reasoningContent: string;
   toolCalls: { name: string; arguments: string; id: string }[];
 }
+
+/**
+ * What a parse of a growing output adds to what a stream has sent (ChatOutputStream). A tool call's first
+ * delta (`start`) names it and carries the model's id ("" when it gave none); later ones add arguments.
+ */
+export type OutputDelta =
+  | { kind: "reasoning" | "content"; text: string }
+  | { kind: "tool_call"; index: number; text: string; start: true; id: string; name: string }
+  | { kind: "tool_call"; index: number; text: string; start: false };
 
 /** The capability flags llama.cpp infers by probing a template (common_chat_templates_get_caps). */
 export type TemplateCaps = Record<

@@ -3,12 +3,15 @@
 # or a pip wheel) but no Node and no network. It
 #   1. unpacks llama.cpp from node-llama-cpp's git bundle (the exact release the extension links),
 #   2. builds llama.cpp's CUDA backend for sm_90 and native/src/bench (dflash-bench) against it,
-#   3. writes Qwen3-8B-shaped q8_0 pairs: "constructed" (hand-set weights, acceptance known to be ~100%)
-#      and "random" (random weights, acceptance ~0: the cost of drafting that never pays),
-#   4. prints plain vs DFlash throughput, acceptance and the per-step costs.
+#   3. writes Qwen3-8B-shaped q8_0 pairs: "constructed" (hand-set weights, acceptance known to be ~100%),
+#      "falling" (the constructed pair whose draft forgets letter k of the cycle past 1024 + 256·k tokens of
+#      context: acceptance 1 at 512, ~0.5 at 2048, 0 at 8192) and "random" (random weights, acceptance ~0: the
+#      cost of drafting that never pays),
+#   4. prints plain vs DFlash throughput, acceptance and the per-step costs, then a context sweep (plain,
+#      fixed-block and adaptive DFlash at each prompt length, --sweep, default 512,2048,8192).
 # Everything lands in WORK (default /tmp/cts-gpu-check); the report also in $OUT/gpu-check.txt when $OUT is set.
 #
-# usage: native/scripts/gpu-check.sh BUNDLE [--work DIR] [--arch 90] [--tokens 256] [--shape qwen3-8b|tiny] [--no-random] [--cpu]
+# usage: native/scripts/gpu-check.sh BUNDLE [--work DIR] [--arch 90] [--tokens 256] [--shape qwen3-8b|tiny] [--sweep 512,2048,8192] [--no-random] [--cpu]
 #   --cpu builds without CUDA (a dry run of everything else, e.g. on a laptop, with --shape tiny)
 # It resumes: a rerun keeps the build and the models already in WORK.
 #
@@ -20,15 +23,16 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-bundle=${1:?usage: gpu-check.sh BUNDLE [--work DIR] [--arch 90] [--tokens N] [--shape qwen3-8b|tiny] [--no-random] [--cpu]}
+bundle=${1:?usage: gpu-check.sh BUNDLE [--work DIR] [--arch 90] [--tokens N] [--shape qwen3-8b|tiny] [--sweep N,N,…] [--no-random] [--cpu]}
 shift
-work=/tmp/cts-gpu-check arch=90 tokens=256 shape=qwen3-8b random=1 cuda=1
+work=/tmp/cts-gpu-check arch=90 tokens=256 shape=qwen3-8b random=1 cuda=1 sweep=512,2048,8192
 while [ $# -gt 0 ]; do
   case $1 in
     --work) work=$2; shift ;;
     --arch) arch=$2; shift ;;
     --tokens) tokens=$2; shift ;;
     --shape) shape=$2; shift ;;
+    --sweep) sweep=$2; shift ;;
     --no-random) random=0 ;;
     --cpu) cuda=0 ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
@@ -92,8 +96,8 @@ log "built $bench"
 # 4. models (kept between runs)
 models=$work/models-$shape
 mkdir -p "$models"
-kinds=constructed
-[ $random = 0 ] || kinds="constructed random"
+kinds="constructed falling"
+[ $random = 0 ] || kinds="constructed falling random"
 for kind in $kinds; do
   [ -f "$models/$kind-draft.gguf" ] || "$bench" make-models "$models" --shape "$shape" --kind "$kind" --type q8_0 > /dev/null
   log "$kind pair: $(du -sh "$models/$kind-target.gguf" | cut -f1) target, $(du -sh "$models/$kind-draft.gguf" | cut -f1) draft"
@@ -104,6 +108,10 @@ command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,dri
 for kind in $kinds; do
   log "== $kind pair: $tokens tokens, greedy"
   # not lossless exits 1; the report says where the outputs diverge, and the other pair still runs
-  "$bench" run --target "$models/$kind-target.gguf" --draft "$models/$kind-draft.gguf" --tokens "$tokens" --prompt 128 --ctx 4096 --json 2>&1 | tee -a "$report" || true
+  # the sweep's longest prompt + the generated tokens must fit the context
+  ctx=$(( $(echo "$sweep" | tr ',' '\n' | sort -n | tail -1) + tokens + 64 ))
+  [ $ctx -ge 4096 ] || ctx=4096
+  "$bench" run --target "$models/$kind-target.gguf" --draft "$models/$kind-draft.gguf" --tokens "$tokens" --prompt 128 --ctx "$ctx" \
+    --context-sweep "$sweep" --json 2>&1 | tee -a "$report" || true
 done
 log "done"

@@ -1,8 +1,7 @@
 // The GGUF layout of the two architectures the test models use, as llama.cpp v0.5.0 loads them:
 // `qwen3` (src/models/qwen3.cpp) for the target and `dflash` (src/models/dflash.cpp) for the block-diffusion
 // draft, whose token embeddings and LM head are borrowed from the target at run time.
-import { GGML_TYPE, ValueType, type GGUFValue } from "../../server/src/gguf/types";
-import { gguf, type TensorData } from "../../server/src/gguf/writer";
+import { GGML_TYPE, gguf, type GGUFValue, type TensorData, ValueType } from "../../server/src/gguf";
 import type { Vocab } from "./vocab";
 
 export interface AttentionShape {
@@ -20,6 +19,8 @@ export interface DraftShape extends AttentionShape {
   blockSize: number;
   /** Target layers whose inputs feed the draft (llama.cpp's `dflash.target_layers`, HF ids + 1). */
   targetLayers: number[];
+  /** Positions each layer attends to (`dflash.attention.sliding_window`, every layer windowed); absent: all. */
+  slidingWindow?: number;
 }
 
 /** Weights by tensor name; a missing name is an error, so the shapes below are the single source of truth. */
@@ -107,6 +108,12 @@ export function dflashModel(name: string, s: DraftShape, vocab: Vocab, w: Weight
       ...hparams("dflash", s),
       ["dflash.block_size", gguf.u32(s.blockSize)],
       ["dflash.target_layers", gguf.arr(ValueType.INT32, s.targetLayers)],
+      ...(s.slidingWindow === undefined
+        ? []
+        : ([
+            ["dflash.attention.sliding_window", gguf.u32(s.slidingWindow)],
+            ["dflash.attention.sliding_window_pattern", gguf.arr(ValueType.BOOL, Array(s.nLayer).fill(true))],
+          ] as [string, GGUFValue][])),
       ...tokenizer(vocab, undefined),
       ["tokenizer.ggml.mask_token_id", gguf.u32(vocab.special["<|mask|>"])],
     ]),

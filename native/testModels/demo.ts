@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defaultStorageDir } from "../engine/paths";
+import { defaultStorageDir } from "../engine";
 import { writeConstructedPair, writeRandomPair, type PairFiles } from "./pairs";
 
 /** Bump when the generated files change, so stale caches are regenerated. */
@@ -36,7 +36,8 @@ export function ensureDemoModels(options: { dir?: string; kind?: "random" | "con
       : "demo models with hand-set weights: the target repeats the alphabet a..x and the DFlash draft predicts it";
   try {
     const { version, bytes, ...cached } = JSON.parse(readFileSync(manifest, "utf8")) as Manifest;
-    if (version === GENERATOR_VERSION && statSync(cached.target).size === bytes?.target && statSync(cached.draft).size === bytes.draft) return { ...cached, description };
+    if (version === GENERATOR_VERSION && statSync(cached.target).size === bytes?.target && statSync(cached.draft).size === bytes.draft)
+      return { ...cached, description };
   } catch {
     // no cache yet, or an unreadable one: generate
   }
@@ -46,7 +47,12 @@ export function ensureDemoModels(options: { dir?: string; kind?: "random" | "con
   try {
     // the random target leans toward opening tool calls, so that forced tool calls appear within a few tokens
     const files = kind === "random" ? writeRandomPair(dir, tmp, { toolCalls: true }) : writeConstructedPair(dir, tmp);
-    const pair: PairFiles = { kind: files.kind, target: join(dir, `${name}-target.gguf`), draft: join(dir, `${name}-draft.gguf`), blockSize: files.blockSize };
+    const pair: PairFiles = {
+      kind: files.kind,
+      target: join(dir, `${name}-target.gguf`),
+      draft: join(dir, `${name}-draft.gguf`),
+      blockSize: files.blockSize,
+    };
     const bytes = { target: statSync(files.target).size, draft: statSync(files.draft).size };
     renameSync(files.target, pair.target);
     renameSync(files.draft, pair.draft);

@@ -12,7 +12,7 @@
 //   it proposes succ(x[p - LOOKBACK]), which is x[p] once the output has run one full cycle.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { writeGGUF } from "../../server/src/gguf/writer";
+import { writeGGUF } from "../../server/src/gguf";
 import { dflashModel, qwen3Model, type AttentionShape, type DraftShape, type Weights } from "./architectures";
 import { QWEN3_CHAT_TEMPLATE } from "./chatTemplate";
 import { gaussian, rng } from "./rng";
@@ -22,7 +22,7 @@ export const CYCLE = 24;
 export const LOOKBACK = CYCLE + 1;
 
 export interface PairFiles {
-  kind: "random" | "constructed";
+  kind: "random" | "constructed" | "falling" | "scripted";
   target: string;
   draft: string;
   blockSize: number;
@@ -36,11 +36,31 @@ export interface ConstructedPair extends PairFiles {
   lookback: number;
 }
 
-const TARGET: AttentionShape = { nLayer: 4, nEmbd: 64, nHead: 4, nHeadKv: 2, headDim: 16, nFf: 128, ropeBase: 1e6, contextLength: 4096 };
-const RANDOM_DRAFT: DraftShape = { nLayer: 1, nEmbd: 64, nHead: 4, nHeadKv: 2, headDim: 16, nFf: 128, ropeBase: 1e6, contextLength: 4096, blockSize: 16, targetLayers: [1, 3] };
+export const TARGET: AttentionShape = {
+  nLayer: 4,
+  nEmbd: 64,
+  nHead: 4,
+  nHeadKv: 2,
+  headDim: 16,
+  nFf: 128,
+  ropeBase: 1e6,
+  contextLength: 4096,
+};
+export const RANDOM_DRAFT: DraftShape = {
+  nLayer: 1,
+  nEmbd: 64,
+  nHead: 4,
+  nHeadKv: 2,
+  headDim: 16,
+  nFf: 128,
+  ropeBase: 1e6,
+  contextLength: 4096,
+  blockSize: 16,
+  targetLayers: [1, 3],
+};
 
 /** Each tensor draws from its own stream (seed, name), so a tensor's values do not depend on call order. */
-function randomWeights(seed: number, nEmbd: number): Weights {
+export function randomWeights(seed: number, nEmbd: number): Weights {
   return (name, dims) => {
     let h = seed >>> 0;
     for (const c of name) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
@@ -96,9 +116,20 @@ export function writeRandomPair(dir: string, name = "random", options: PairOptio
   const seed = options.seed ?? 1;
   const vocab = buildVocab();
   const draftShape = { ...RANDOM_DRAFT, ...options.draft };
-  const files = { kind: "random" as const, target: join(dir, `${name}-target.gguf`), draft: join(dir, `${name}-draft.gguf`), blockSize: draftShape.blockSize };
+  const files = {
+    kind: "random" as const,
+    target: join(dir, `${name}-target.gguf`),
+    draft: join(dir, `${name}-draft.gguf`),
+    blockSize: draftShape.blockSize,
+  };
   const targetWeights = randomWeights(seed, TARGET.nEmbd);
-  const t = qwen3Model("random test target", TARGET, vocab, options.chatTemplate ?? QWEN3_CHAT_TEMPLATE, options.toolCalls ? withToolCalls(targetWeights, vocab, TARGET.nEmbd) : targetWeights);
+  const t = qwen3Model(
+    "random test target",
+    TARGET,
+    vocab,
+    options.chatTemplate ?? QWEN3_CHAT_TEMPLATE,
+    options.toolCalls ? withToolCalls(targetWeights, vocab, TARGET.nEmbd) : targetWeights,
+  );
   writeGGUF(files.target, t.metadata, t.tensors);
   const d = dflashModel("random test draft", draftShape, options.draftVocab ?? vocab, randomWeights(seed + 1000, draftShape.nEmbd));
   writeGGUF(files.draft, d.metadata, d.tensors);
@@ -107,16 +138,29 @@ export function writeRandomPair(dir: string, name = "random", options: PairOptio
 
 // Embedding dimensions of the constructed pair: [0, CYCLE) hold successor codes, A is 1 for every real
 // token (the draft's key reads it), M is 1 for the mask token only (the draft's query reads it).
-const DIM_A = 62;
-const DIM_M = 63;
-const GAIN_HEAD = 4;
+export const DIM_A = 62;
+export const DIM_M = 63;
+export const GAIN_HEAD = 4;
 const GAIN_QK = 3;
 /** RoPE base below 1 gives the 32 rotary frequencies in [1, π): their cosines never all realign, so the
  * attention score peaks only at the intended offset (off-peak ≤ 0.37 of the peak over 2048 positions). */
 const DRAFT_ROPE_BASE = 1 / Math.PI;
-const DRAFT: DraftShape = { nLayer: 1, nEmbd: 64, nHead: 1, nHeadKv: 1, headDim: 64, nFf: 64, ropeBase: DRAFT_ROPE_BASE, contextLength: 4096, blockSize: 16, targetLayers: [1, 3] };
+// a window as long as the context changes nothing, and lets --draft-window shorten it (the loader needs the key)
+export const CONSTRUCTED_DRAFT: DraftShape = {
+  nLayer: 1,
+  nEmbd: 64,
+  nHead: 1,
+  nHeadKv: 1,
+  headDim: 64,
+  nFf: 64,
+  ropeBase: DRAFT_ROPE_BASE,
+  contextLength: 4096,
+  blockSize: 16,
+  targetLayers: [1, 3],
+  slidingWindow: 1 << 20,
+};
 
-function constructedWeights(vocab: Vocab, successor: number[], cycle: number[]): { target: Weights; draft: Weights } {
+export function constructedWeights(vocab: Vocab, successor: number[], cycle: number[]): { target: Weights; draft: Weights } {
   const nVocab = vocab.tokens.length;
   const E = TARGET.nEmbd;
   const mask = vocab.special["<|mask|>"];
@@ -136,7 +180,7 @@ function constructedWeights(vocab: Vocab, successor: number[], cycle: number[]):
     if (name === "output.weight") cycle.forEach((tok, code) => (w[tok * E + code] = GAIN_HEAD));
     return w; // every layer's matrices stay zero: the residual stream is the embedding
   };
-  const hd = DRAFT.headDim;
+  const hd = CONSTRUCTED_DRAFT.headDim;
   const half = hd / 2;
   const theta = (i: number) => Math.pow(DRAFT_ROPE_BASE, (-2 * i) / hd);
   const draft: Weights = (name, dims) => {
@@ -159,26 +203,32 @@ function constructedWeights(vocab: Vocab, successor: number[], cycle: number[]):
   return { target, draft };
 }
 
-export function writeConstructedPair(dir: string, name = "constructed"): ConstructedPair {
-  mkdirSync(dir, { recursive: true });
-  const vocab = buildVocab();
+/** The cycle "abc…x" as tokens, and every token's successor on it (a token off the cycle leads into it). */
+export function constructedCycle(vocab: Vocab): { cycle: number[]; successor: number[] } {
   const cycle = Array.from({ length: CYCLE }, (_, i) => vocab.char(String.fromCharCode(97 + i)));
   const successor = vocab.tokens.map((_, t) => {
     const k = cycle.indexOf(t);
     return k >= 0 ? cycle[(k + 1) % CYCLE] : cycle[t % CYCLE];
   });
+  return { cycle, successor };
+}
+
+export function writeConstructedPair(dir: string, name = "constructed"): ConstructedPair {
+  mkdirSync(dir, { recursive: true });
+  const vocab = buildVocab();
+  const { cycle, successor } = constructedCycle(vocab);
   const w = constructedWeights(vocab, successor, cycle);
   const files: ConstructedPair = {
     kind: "constructed",
     target: join(dir, `${name}-target.gguf`),
     draft: join(dir, `${name}-draft.gguf`),
-    blockSize: DRAFT.blockSize,
+    blockSize: CONSTRUCTED_DRAFT.blockSize,
     successor,
     lookback: LOOKBACK,
   };
   const t = qwen3Model("constructed test target", TARGET, vocab, QWEN3_CHAT_TEMPLATE, w.target);
   writeGGUF(files.target, t.metadata, t.tensors);
-  const d = dflashModel("constructed test draft", DRAFT, vocab, w.draft);
+  const d = dflashModel("constructed test draft", CONSTRUCTED_DRAFT, vocab, w.draft);
   writeGGUF(files.draft, d.metadata, d.tensors);
   return files;
 }

@@ -45,7 +45,8 @@ export function bytesToUnicode(): string[] {
 }
 
 // Qwen2's pre-tokenizer split (llama.cpp LLAMA_VOCAB_PRE_TYPE_QWEN2), so learned merges never cross its pieces.
-const PRE_SPLIT = /'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
+const PRE_SPLIT =
+  /'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
 
 /** Learns `count` BPE merges from the text, most frequent pair first (ties broken by first appearance). */
 function learnMerges(text: string, count: number, byteChar: string[]): [string, string][] {
@@ -95,7 +96,8 @@ export interface Vocab {
   char(c: string): number;
 }
 
-export function buildVocab(nMerges = 200): Vocab {
+/** `userDefined`: more tokens after the special ones, each matched and printed as its whole text (the scripted target's pieces). */
+export function buildVocab(nMerges = 200, userDefined: readonly string[] = []): Vocab {
   const byteChar = bytesToUnicode();
   const tokens = [...byteChar];
   const types: number[] = tokens.map(() => TokenType.NORMAL);
@@ -107,7 +109,7 @@ export function buildVocab(nMerges = 200): Vocab {
     types.push(TokenType.NORMAL);
   }
   const special: Record<string, number> = {};
-  for (const s of SPECIAL_TOKENS) {
+  for (const s of [...SPECIAL_TOKENS, ...userDefined.map((text) => ({ text, type: TokenType.USER_DEFINED }))]) {
     special[s.text] = tokens.length;
     tokens.push(s.text);
     types.push(s.type);

@@ -1,7 +1,7 @@
 // Parse + diagnostics of the corpus templates, against @huggingface/jinja's parse of the same text.
 import { Template as HfTemplate } from "@huggingface/jinja";
 import { readdirSync, readFileSync } from "node:fs";
-import { TemplateDocument } from "../../server/src/document";
+import { TemplateDocument } from "../../server/src/document/document";
 import { validate } from "../../server/src/services/diagnostics";
 import { corpusDir } from "../helpers/corpus";
 import type { BenchSuite } from "./bench";

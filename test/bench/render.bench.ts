@@ -5,8 +5,8 @@
 // both complete, which compares equal work.
 import { Template as HfTemplate } from "@huggingface/jinja";
 import { readdirSync, readFileSync } from "node:fs";
-import { jinja2_3_1 } from "../../server/src/dialects/jinja2-3.1";
-import { TemplateDocument } from "../../server/src/document";
+import { jinja2_3_1_6 } from "../../server/src/dialects/jinja2-3.1.6";
+import { TemplateDocument } from "../../server/src/document/document";
 import type { PyDict } from "../../server/src/interpreter/dict";
 import { render } from "../../server/src/interpreter/render";
 import { parseScenarios, scenarioContext } from "../../server/src/interpreter/scenario";
@@ -44,7 +44,7 @@ interface Pair {
 }
 
 function oursRender(p: Pair): boolean {
-  return render(p.doc, p.ours, { dialect: jinja2_3_1, now: CORPUS_NOW }).error === null;
+  return render(p.doc, p.ours, { dialect: jinja2_3_1_6, now: CORPUS_NOW }).error === null;
 }
 
 function hfRender(p: Pair): boolean {
@@ -67,8 +67,9 @@ const suite: BenchSuite = {
       const text = readFileSync(corpusDir("templates", f), "utf8");
       const doc = new TemplateDocument(text);
       const hf = new HfTemplate(text);
-      for (const n of scenarios.keys() as IterableIterator<string>) {
-        pairs.push({ doc, ours: scenarioContext(scenarios, n)!, hf, hfContext: { bos_token: "<|bos|>", eos_token: "<|eos|>", ...plain[n] } });
+      for (const s of scenarios) {
+        const n = s.name;
+        pairs.push({ doc, ours: scenarioContext(s), hf, hfContext: { bos_token: "<|bos|>", eos_token: "<|eos|>", ...plain[n] } });
       }
     }
     const both = pairs.filter((p) => oursRender(p) && hfRender(p));
@@ -78,7 +79,10 @@ const suite: BenchSuite = {
       console.log(`  ours (jinja2)        ${fmt(ours)} ms  (${fmt((ours / set.length) * 1000)} µs each)`);
       console.log(`  @huggingface/jinja   ${fmt(hf)} ms  (${fmt((hf / set.length) * 1000)} µs each)   hf/ours ${(hf / ours).toFixed(2)}x`);
     };
-    report(`all pairs (ours raise on ${pairs.filter((p) => !oursRender(p)).length}, as Jinja2 does; @huggingface/jinja throws on ${pairs.filter((p) => !hfRender(p)).length})`, pairs);
+    report(
+      `all pairs (ours raise on ${pairs.filter((p) => !oursRender(p)).length}, as Jinja2 does; @huggingface/jinja throws on ${pairs.filter((p) => !hfRender(p)).length})`,
+      pairs,
+    );
     report("pairs both render", both);
     console.log("(median CPU time per run, in alternating blocks of runs)");
   },

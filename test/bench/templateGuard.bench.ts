@@ -5,14 +5,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { loadBackend } from "../../native/engine/backend";
 import type { NativeChatTemplates } from "../../native/engine/native";
-import { requestContexts, type TemplateInputs } from "../../native/engine/templateGuard/chatLayerContext";
+import { requestContexts, type TemplateInputs } from "../../server/src/analysis";
 import { fixedRenders } from "../../native/engine/templateGuard/fixedRenders";
 import { TemplateGuard } from "../../native/engine/templateGuard/guard";
 import { guardLimits } from "../../native/engine/templateGuard/limits";
 import { servedTemplates } from "../../native/engine/templateGuard/servedTemplates";
 import { probeCaps } from "../../server/src/analysis/caps/capsProbe";
 import { llamacpp_0_5_0 } from "../../server/src/dialects/llamacpp-v0.5.0";
-import { TemplateDocument } from "../../server/src/document";
+import { TemplateDocument } from "../../server/src/document/document";
 import type { Limits } from "../../server/src/interpreter/limits";
 import { render } from "../../server/src/interpreter/render";
 import { corpusDir } from "../helpers/corpus";
@@ -24,7 +24,8 @@ const TOKENS = { bos: "<|bos|>", eos: "<|eos|>" };
 
 /** The least value of one limit the render completes under (bisection on a log scale, within 2 %). */
 function least(doc: TemplateDocument, context: Record<string, unknown>, key: keyof Limits, max: number): number {
-  const passes = (v: number) => !render(doc, context, { dialect, limits: { ...guardLimits(1e9), [key]: Math.ceil(v) } }).error?.code.startsWith("limit/");
+  const passes = (v: number) =>
+    !render(doc, context, { dialect, limits: { ...guardLimits(1e9), [key]: Math.ceil(v) } }).error?.code.startsWith("limit/");
   if (!passes(max)) return Infinity;
   let [lo, hi] = [1, max];
   if (passes(lo)) return lo;
@@ -45,7 +46,13 @@ function grown(data: Record<string, unknown>, k: number): Record<string, unknown
   return {
     ...data,
     messages: [...messages.slice(0, lead), ...Array.from({ length: k }, () => turns).flat(), messages[messages.length - 1]],
-    ...(tools ? { tools: Array.from({ length: k }, (_, i) => tools.map((t) => (i ? { ...t, function: { ...t.function, name: `${t.function.name}_${i}` } } : t))).flat() } : {}),
+    ...(tools
+      ? {
+          tools: Array.from({ length: k }, (_, i) =>
+            tools.map((t) => (i ? { ...t, function: { ...t.function, name: `${t.function.name}_${i}` } } : t)),
+          ).flat(),
+        }
+      : {}),
   };
 }
 
@@ -63,7 +70,9 @@ const suite: BenchSuite = {
   async run() {
     const { addon } = loadBackend();
     const scenarios = JSON.parse(readFileSync(corpusDir("scenarios.json"), "utf8")) as Record<string, Record<string, unknown>>;
-    const names = readdirSync(corpusDir("templates")).filter((f) => f.endsWith(".jinja")).sort();
+    const names = readdirSync(corpusDir("templates"))
+      .filter((f) => f.endsWith(".jinja"))
+      .sort();
     const worst: Record<"steps" | "output" | "recursion", Worst> = {
       steps: { value: 0, ratio: 0, where: "" },
       output: { value: 0, ratio: 0, where: "" },
@@ -115,14 +124,22 @@ const suite: BenchSuite = {
         });
       }
     }
-    console.log(`${renders} renders (${names.length} templates); the corpus's worst case per limit, as a share of the limit that render gets:`);
-    for (const [key, w] of Object.entries(worst)) console.log(`  ${key.padEnd(9)} ${String(w.value).padStart(8)}  ${(w.ratio * 100).toFixed(2)} % of its limit  (${w.where})`);
-    for (const [key, w] of Object.entries(perChar)) console.log(`  ${key} per further char of request input: at most ${w.value.toFixed(2)}  (${w.where})`);
+    console.log(
+      `${renders} renders (${names.length} templates); the corpus's worst case per limit, as a share of the limit that render gets:`,
+    );
+    for (const [key, w] of Object.entries(worst))
+      console.log(`  ${key.padEnd(9)} ${String(w.value).padStart(8)}  ${(w.ratio * 100).toFixed(2)} % of its limit  (${w.where})`);
+    for (const [key, w] of Object.entries(perChar))
+      console.log(`  ${key} per further char of request input: at most ${w.value.toFixed(2)}  (${w.where})`);
     const base = guardLimits(0);
-    console.log(`  limits: steps ${base.steps} + ${guardLimits(1).steps - base.steps}/input char, output ${base.output} + ${guardLimits(1).output - base.output}/input char, recursion ${base.recursion}`);
+    console.log(
+      `  limits: steps ${base.steps} + ${guardLimits(1).steps - base.steps}/input char, output ${base.output} + ${guardLimits(1).output - base.output}/input char, recursion ${base.recursion}`,
+    );
 
     // the cost per request on the largest template: native apply alone vs the guard's share
-    const largest = names.map((n) => ({ n, s: readFileSync(corpusDir("templates", n), "utf8") })).sort((a, b) => b.s.length - a.s.length)[0];
+    const largest = names
+      .map((n) => ({ n, s: readFileSync(corpusDir("templates", n), "utf8") }))
+      .sort((a, b) => b.s.length - a.s.length)[0];
     const native = (await addon.createChatTemplates(largest.s, TOKENS.bos, TOKENS.eos)) as NativeChatTemplates;
     let t0 = performance.now();
     const guard = TemplateGuard.of(servedTemplates(largest.s), TOKENS);

@@ -1,5 +1,5 @@
 // Inline fixtures for position-based features: `‸` marks the cursor and is removed from the text.
-import { TemplateDocument } from "../../server/src/document";
+import { TemplateDocument } from "../../server/src/document/document";
 
 export const CURSOR = "‸";
 

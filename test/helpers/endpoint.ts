@@ -97,8 +97,16 @@ export async function startEndpoint(args: string[] = [], options: StartOptions =
   return p;
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; json: any }> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; json: any }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
   return { status: res.status, headers: res.headers, json: (await res.json()) as any };
 }
 
@@ -142,7 +150,8 @@ export function rawStream(url: string, body: unknown, headers: Record<string, st
       res.on("end", () => {
         const events = text
           .split("\n\n")
-          .filter((block) => block.trim())
+          // comment-only blocks (keep-alive pings) are no events
+          .filter((block) => block.split("\n").some((l) => l.trim() && !l.startsWith(":")))
           .map((block) => {
             const lines = block.split("\n");
             const event = lines.find((l) => l.startsWith("event: "))?.slice(7) ?? "message";

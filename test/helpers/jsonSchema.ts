@@ -23,7 +23,8 @@ export function validate(value: unknown, schema: Schema, root: Schema = schema, 
   }
   if (schema.enum && !(schema.enum as unknown[]).includes(value)) problems.push(`${path}: not one of ${JSON.stringify(schema.enum)}`);
   if ("const" in schema && schema.const !== value) problems.push(`${path}: is not ${JSON.stringify(schema.const)}`);
-  if (schema.anyOf && !(schema.anyOf as Schema[]).some((s) => validate(value, s, root, path).length === 0)) problems.push(`${path}: matches no alternative`);
+  if (schema.anyOf && !(schema.anyOf as Schema[]).some((s) => validate(value, s, root, path).length === 0))
+    problems.push(`${path}: matches no alternative`);
   if (typeOf(value) === "object") {
     const obj = value as Record<string, unknown>;
     for (const k of (schema.required as string[] | undefined) ?? []) if (!(k in obj)) problems.push(`${path}: missing '${k}'`);
@@ -31,6 +32,7 @@ export function validate(value: unknown, schema: Schema, root: Schema = schema, 
       if (k in obj) problems.push(...validate(obj[k], s, root, `${path}.${k}`));
     }
   }
-  if (Array.isArray(value) && schema.items) value.forEach((v, i) => problems.push(...validate(v, schema.items as Schema, root, `${path}[${i}]`)));
+  if (Array.isArray(value) && schema.items)
+    value.forEach((v, i) => problems.push(...validate(v, schema.items as Schema, root, `${path}[${i}]`)));
   return problems;
 }

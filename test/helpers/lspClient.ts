@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import {
   createProtocolConnection,
+  LogMessageNotification,
   PublishDiagnosticsNotification,
   StreamMessageReader,
   StreamMessageWriter,
@@ -19,6 +20,8 @@ export interface TestClient {
   published: { at: number; params: PublishDiagnosticsParams }[];
   /** Resolves with the next publishDiagnostics for `uri`. */
   nextDiagnostics(uri: string): Promise<PublishDiagnosticsParams>;
+  /** Resolves with the match of the next window/logMessage whose text matches `pattern`. */
+  nextLog(pattern: RegExp): Promise<RegExpExecArray>;
   close(): Promise<void>;
 }
 
@@ -32,11 +35,23 @@ export function startServer(): TestClient {
     const i = waiting.findIndex((w) => w.uri === params.uri);
     if (i >= 0) waiting.splice(i, 1)[0].resolve(params);
   });
+  const logWaiting: { pattern: RegExp; resolve: (m: RegExpExecArray) => void }[] = [];
+  connection.onNotification(LogMessageNotification.type, ({ message }) => {
+    for (const w of logWaiting) {
+      const m = w.pattern.exec(message);
+      if (m) {
+        logWaiting.splice(logWaiting.indexOf(w), 1);
+        w.resolve(m);
+        return;
+      }
+    }
+  });
   connection.listen();
   return {
     connection,
     published,
     nextDiagnostics: (uri) => new Promise((resolve) => waiting.push({ uri, resolve })),
+    nextLog: (pattern) => new Promise((resolve) => logWaiting.push({ pattern, resolve })),
     async close() {
       await connection.sendRequest("shutdown");
       await connection.sendNotification("exit");

@@ -2,7 +2,14 @@
 import { after } from "node:test";
 import { Engine } from "../../native/engine/engine";
 import type { LoadOptions } from "../../native/engine/types";
-import { writeConstructedPair, writeRandomPair, type ConstructedPair, type PairFiles, type PairOptions } from "../../native/testModels/pairs";
+import {
+  writeConstructedPair,
+  writeRandomPair,
+  type ConstructedPair,
+  type PairFiles,
+  type PairOptions,
+} from "../../native/testModels/pairs";
+import { writeFallingPair, type FallingPair } from "../../native/testModels/falling";
 import { tempDir } from "./gguf";
 
 const tmp = tempDir("native");
@@ -17,6 +24,11 @@ export const modelDir = tmp.dir;
 let constructed: ConstructedPair | undefined;
 export function constructedPair(): ConstructedPair {
   return (constructed ??= writeConstructedPair(tmp.dir));
+}
+
+let falling: FallingPair | undefined;
+export function fallingPair(): FallingPair {
+  return (falling ??= writeFallingPair(tmp.dir));
 }
 
 const randoms = new Map<string, PairFiles>();

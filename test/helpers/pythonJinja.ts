@@ -47,6 +47,10 @@ print(json.dumps({"version": jinja2.__version__, "results": out}))
 
 export type PyResult = { out: string } | { error: string };
 
-export function renderWithPythonJinja2(templates: readonly string[], contextJson: string, now: number[]): { version: string; results: PyResult[] } {
+export function renderWithPythonJinja2(
+  templates: readonly string[],
+  contextJson: string,
+  now: number[],
+): { version: string; results: PyResult[] } {
   return runPythonJson(SCRIPT, { templates, context: contextJson, now });
 }

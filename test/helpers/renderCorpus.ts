@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { PyDict } from "../../server/src/interpreter/dict";
 import { parseJson } from "../../server/src/interpreter/json";
-import type { WallClock } from "../../server/src/interpreter/runtime";
+import type { WallClock } from "../../server/src/interpreter/dialect";
 import { parseScenarios, scenarioContext } from "../../server/src/interpreter/scenario";
 import { corpusDir } from "./corpus";
 
@@ -24,12 +24,12 @@ export function corpusCases(engine: string): CorpusCase[] {
   for (const f of readdirSync(corpusDir("templates")).sort()) {
     const template = f.replace(/\.jinja$/, "");
     const source = readFileSync(corpusDir("templates", f), "utf8");
-    for (const scenario of [...scenarios.keys()] as string[]) {
+    for (const { name: scenario, data } of scenarios) {
       const base = corpusDir("expected", engine, template, scenario);
       const expected = existsSync(base + ".out")
         ? { out: readFileSync(base + ".out", "utf8") }
         : { error: readFileSync(base + ".err", "utf8").replace(/\n$/, "") };
-      out.push({ template, scenario, source, context: scenarioContext(scenarios, scenario)!, expected });
+      out.push({ template, scenario, source, context: scenarioContext({ name: scenario, data }), expected });
     }
   }
   return out;

@@ -34,9 +34,33 @@ export type Feature =
   | "tuples";
 
 export const ALL_FEATURES: readonly Feature[] = [
-  "if", "for", "loopVars", "loopControls", "loopFilter", "set", "setBlock", "namespace", "macro", "callBlock", "filterBlock", "with",
-  "whitespace", "comments", "slices", "numericAttr", "power", "floorDiv", "modulo", "condNoElse", "raise", "strftime", "floats",
-  "bigInts", "unicode", "dictLiterals", "tuples",
+  "if",
+  "for",
+  "loopVars",
+  "loopControls",
+  "loopFilter",
+  "set",
+  "setBlock",
+  "namespace",
+  "macro",
+  "callBlock",
+  "filterBlock",
+  "with",
+  "whitespace",
+  "comments",
+  "slices",
+  "numericAttr",
+  "power",
+  "floorDiv",
+  "modulo",
+  "condNoElse",
+  "raise",
+  "strftime",
+  "floats",
+  "bigInts",
+  "unicode",
+  "dictLiterals",
+  "tuples",
 ];
 
 export interface GenOptions {
@@ -75,7 +99,10 @@ const BASE_CONTEXT = {
   ls: ["b", "A", "c"],
   el: [],
   lm: [1, "a", null, true],
-  ll: [[1, 2], [3, 4]],
+  ll: [
+    [1, 2],
+    [3, 4],
+  ],
   d: { a: 1, b: "x", c: [1, 2] },
   ed: {},
   msgs: [
@@ -84,34 +111,142 @@ const BASE_CONTEXT = {
     { role: "assistant", content: null, tool_calls: [{ id: "c1", function: { name: "get", arguments: { x: 1 } } }] },
     { role: "tool", content: "42" },
   ],
-  tools: [{ type: "function", function: { name: "get", description: "Get x", parameters: { type: "object", properties: { x: { type: "integer" } } } } }, null],
+  tools: [
+    {
+      type: "function",
+      function: { name: "get", description: "Get x", parameters: { type: "object", properties: { x: { type: "integer" } } } },
+    },
+    null,
+  ],
 };
 
 /**
  * The context of every generated template, as JSON text: JSON.stringify cannot write the floats
  * `1.0` and the big int, which are spliced in as Python's json.loads reads them.
  */
-export const GEN_CONTEXT_JSON = JSON.stringify(BASE_CONTEXT).replace(/}$/, ', "f": 2.5, "g": 1.0, "tiny": 1e-07, "big": 12345678901234567890}');
+export const GEN_CONTEXT_JSON = JSON.stringify(BASE_CONTEXT).replace(
+  /}$/,
+  ', "f": 2.5, "g": 1.0, "tiny": 1e-07, "big": 12345678901234567890}',
+);
 
 export const DEFAULT_FILTERS: readonly string[] = [
-  "abs", "attr", "batch", "capitalize", "center", "count", "default", "dictsort", "e", "escape", "first", "float", "format", "groupby",
-  "indent", "int", "items", "join", "last", "length", "list", "lower", "map", "max", "min", "reject", "rejectattr", "replace", "reverse",
-  "round", "safe", "select", "selectattr", "slice", "sort", "string", "striptags", "sum", "title", "tojson", "trim", "truncate", "unique",
-  "upper", "urlencode", "wordcount", "xmlattr", "filesizeformat", "forceescape",
+  "abs",
+  "attr",
+  "batch",
+  "capitalize",
+  "center",
+  "count",
+  "default",
+  "dictsort",
+  "e",
+  "escape",
+  "first",
+  "float",
+  "format",
+  "groupby",
+  "indent",
+  "int",
+  "items",
+  "join",
+  "last",
+  "length",
+  "list",
+  "lower",
+  "map",
+  "max",
+  "min",
+  "reject",
+  "rejectattr",
+  "replace",
+  "reverse",
+  "round",
+  "safe",
+  "select",
+  "selectattr",
+  "slice",
+  "sort",
+  "string",
+  "striptags",
+  "sum",
+  "title",
+  "tojson",
+  "trim",
+  "truncate",
+  "unique",
+  "upper",
+  "urlencode",
+  "wordcount",
+  "xmlattr",
+  "filesizeformat",
+  "forceescape",
 ];
 
 export const DEFAULT_TESTS: readonly string[] = [
-  "defined", "undefined", "none", "string", "mapping", "iterable", "sequence", "number", "integer", "float", "boolean", "true", "false",
-  "odd", "even", "divisibleby", "in", "eq", "ne", "lt", "gt", "le", "ge", "callable", "lower", "upper", "sameas", "escaped", "filter", "test",
+  "defined",
+  "undefined",
+  "none",
+  "string",
+  "mapping",
+  "iterable",
+  "sequence",
+  "number",
+  "integer",
+  "float",
+  "boolean",
+  "true",
+  "false",
+  "odd",
+  "even",
+  "divisibleby",
+  "in",
+  "eq",
+  "ne",
+  "lt",
+  "gt",
+  "le",
+  "ge",
+  "callable",
+  "lower",
+  "upper",
+  "sameas",
+  "escaped",
+  "filter",
+  "test",
 ];
 
 export const DEFAULT_METHODS: readonly string[] = [
-  "upper", "lower", "strip", "lstrip", "rstrip", "split", "rsplit", "startswith", "endswith", "replace", "find", "count", "title",
-  "capitalize", "join", "format", "items", "keys", "values", "get", "isdigit", "isalpha", "splitlines", "partition", "center", "zfill",
-  "index", "copy", "ljust", "swapcase", "removeprefix",
+  "upper",
+  "lower",
+  "strip",
+  "lstrip",
+  "rstrip",
+  "split",
+  "rsplit",
+  "startswith",
+  "endswith",
+  "replace",
+  "find",
+  "count",
+  "title",
+  "capitalize",
+  "join",
+  "format",
+  "items",
+  "keys",
+  "values",
+  "get",
+  "isdigit",
+  "isalpha",
+  "splitlines",
+  "partition",
+  "center",
+  "zfill",
+  "index",
+  "copy",
+  "ljust",
+  "swapcase",
+  "removeprefix",
 ];
-
-
 
 const ATTRS = ["a", "b", "c", "role", "content", "function", "name", "tool_calls", "arguments", "type", "x"];
 const STRINGS = ["'a'", "''", "'x y'", "'A,b'", '"q\'s"', "'%s'", "'{}'", "'<b>'", "' pad '", "'user'", "'a\\nb'"];
@@ -177,7 +312,10 @@ class Gen {
   }
 
   private text(): string {
-    return pick(this.r, ["x", " ", "\n", "a b", "  \n  ", "<|im_start|>", "\n\n", "-", "é"].filter((t) => this.has("unicode") || t !== "é"));
+    return pick(
+      this.r,
+      ["x", " ", "\n", "a b", "  \n  ", "<|im_start|>", "\n\n", "-", "é"].filter((t) => this.has("unicode") || t !== "é"),
+    );
   }
 
   private body(depth: number): string {
@@ -194,9 +332,13 @@ class Gen {
       if (this.has("for")) options.push(() => this.forStmt(depth));
       if (this.has("macro") && this.macros.length < 2) options.push(() => this.macro(depth));
       if (this.has("callBlock") && this.macros.length) options.push(() => this.callBlock(depth));
-      if (this.has("filterBlock")) options.push(() => `${this.tag(`filter ${pick(this.r, ["upper", "trim", "lower", "title"])}`)}${this.body(depth)}${this.tag("endfilter")}`);
+      if (this.has("filterBlock"))
+        options.push(
+          () => `${this.tag(`filter ${pick(this.r, ["upper", "trim", "lower", "title"])}`)}${this.body(depth)}${this.tag("endfilter")}`,
+        );
       if (this.has("setBlock")) options.push(() => this.setBlock(depth));
-      if (this.has("with")) options.push(() => `${this.tag(`with w = ${this.expr(1)}`)}${this.scoped(["w"], () => this.body(depth))}${this.tag("endwith")}`);
+      if (this.has("with"))
+        options.push(() => `${this.tag(`with w = ${this.expr(1)}`)}${this.scoped(["w"], () => this.body(depth))}${this.tag("endwith")}`);
     }
     if (this.has("set")) options.push(() => this.set());
     if (this.has("namespace")) options.push(() => this.namespace());
@@ -231,7 +373,9 @@ class Gen {
   private forStmt(depth: number): string {
     const pairs = this.chance(0.25);
     const target = pairs ? "k, v" : "x";
-    const iter = pairs ? pick(this.r, ["d.items()", "d | dictsort", "ll", "msgs[2].tool_calls[0].function.arguments.items()", "ed.items()"]) : this.iterable();
+    const iter = pairs
+      ? pick(this.r, ["d.items()", "d | dictsort", "ll", "msgs[2].tool_calls[0].function.arguments.items()", "ed.items()"])
+      : this.iterable();
     const filter = this.has("loopFilter") && this.chance(0.2) ? ` if ${pairs ? "k" : "x"}` : "";
     this.loopDepth++;
     const body = this.scoped(pairs ? ["k", "v", "loop"] : ["x", "loop"], () => this.body(depth));
@@ -241,7 +385,25 @@ class Gen {
   }
 
   private iterable(): string {
-    return pick(this.r, ["l", "ls", "el", "lm", "msgs", "tools", "s", "d", "range(3)", "range(1, 5, 2)", "[1, 2]", "missing", "ll", "csv.split(',')", "msgs | map(attribute='role')", "l | reverse", "msgs | selectattr('content')"]);
+    return pick(this.r, [
+      "l",
+      "ls",
+      "el",
+      "lm",
+      "msgs",
+      "tools",
+      "s",
+      "d",
+      "range(3)",
+      "range(1, 5, 2)",
+      "[1, 2]",
+      "missing",
+      "ll",
+      "csv.split(',')",
+      "msgs | map(attribute='role')",
+      "l | reverse",
+      "msgs | selectattr('content')",
+    ]);
   }
 
   private set(): string {
@@ -273,7 +435,10 @@ class Gen {
     // A macro body is a function of its own: loop controls of an outer loop are a SyntaxError there.
     const loops = this.loopDepth;
     this.loopDepth = 0;
-    const body = this.scoped([...params, "varargs", "kwargs"], () => this.body(depth) + (this.chance(0.3) ? "{{ caller() if caller is defined }}" : ""));
+    const body = this.scoped(
+      [...params, "varargs", "kwargs"],
+      () => this.body(depth) + (this.chance(0.3) ? "{{ caller() if caller is defined }}" : ""),
+    );
     this.loopDepth = loops;
     this.macros.push({ name, arity });
     return `${this.tag(`macro ${name}(${sig})`)}${body}${this.tag("endmacro")}`;
@@ -309,7 +474,8 @@ class Gen {
       () => pick(this.r, STRINGS),
       () => pick(this.r, ["none", "None", "true", "True", "false", "False"]),
     ];
-    if (this.has("floats")) opts.push(() => pick(this.r, this.floats(["0.5", "1.0", "2.25", "1e16", "1.5e-5", "0.1", "100.0", "-0.0", "3.14159"])));
+    if (this.has("floats"))
+      opts.push(() => pick(this.r, this.floats(["0.5", "1.0", "2.25", "1e16", "1.5e-5", "0.1", "100.0", "-0.0", "3.14159"])));
     if (this.has("bigInts")) opts.push(() => pick(this.r, ["9007199254740993", "12345678901234567890"]));
     if (this.has("unicode")) opts.push(() => pick(this.r, UNICODE_STRINGS));
     return pick(this.r, opts)();
@@ -371,7 +537,21 @@ class Gen {
     if (locals.includes("ns")) nums.push("ns.b");
     const bools = ["true", "false", "True", "False", "t", "fa"];
     if (inLoop) bools.push("loop.first", "loop.last");
-    const lists = ["l", "ls", "el", "lm", "ll", "msgs", "tools", "[1, 2]", "[]", "['a', 'b']", "msgs[2].tool_calls", "(range(3) | list)", "csv.split(',')"];
+    const lists = [
+      "l",
+      "ls",
+      "el",
+      "lm",
+      "ll",
+      "msgs",
+      "tools",
+      "[1, 2]",
+      "[]",
+      "['a', 'b']",
+      "msgs[2].tool_calls",
+      "(range(3) | list)",
+      "csv.split(',')",
+    ];
     if (this.has("tuples")) lists.push("(1, 'a')", "(2,)");
     const dicts = ["d", "ed", "msgs[0]", "msgs[2].tool_calls[0].function.arguments", "tools[0].function", "dict(a=1, b=2)"];
     if (this.has("dictLiterals")) dicts.push("{'a': 1}", "{'k': 'v', 'a': [1]}", "{}", "{1: 'one'}");
@@ -384,7 +564,8 @@ class Gen {
     let e = pick(this.r, pool);
     // Only names are sliced: Jinja2's constant folding makes `none[1:]` an Undefined at compile time
     // where the same slice of a variable raises (a quirk not modelled).
-    if (this.has("slices") && (t === "str" || t === "list") && /^[a-z]\w*$/.test(e) && e !== "none" && this.chance(0.1)) e = `${e}[${pick(this.r, ["1:", ":2", "::-1", "1:3", "-2:", "::2"])}]`;
+    if (this.has("slices") && (t === "str" || t === "list") && /^[a-z]\w*$/.test(e) && e !== "none" && this.chance(0.1))
+      e = `${e}[${pick(this.r, ["1:", ":2", "::-1", "1:3", "-2:", "::2"])}]`;
     if (this.has("numericAttr") && t !== "num" && this.chance(0.05)) e = `${this.paren(e)}.0`;
     return e;
   }
@@ -423,7 +604,12 @@ class Gen {
         if (this.has("power")) ops.push("**");
         const op = pick(this.r, ops);
         // No fractional powers: a negative base would need Python's complex numbers.
-        const right = op === "**" ? pick(this.r, ["2", "3", "-1"]) : ["/", "//", "%"].includes(op) ? pick(this.r, ["2", "3", "-2", "0.5", "n", "z"]) : sub("num");
+        const right =
+          op === "**"
+            ? pick(this.r, ["2", "3", "-1"])
+            : ["/", "//", "%"].includes(op)
+              ? pick(this.r, ["2", "3", "-2", "0.5", "n", "z"])
+              : sub("num");
         return this.chance(0.15) ? `-${sub("num")}` : `${sub("num")} ${op} ${right}`;
       }
       case "bool":
@@ -465,7 +651,10 @@ class Gen {
       sameas: [" none", " true"],
     };
     const numeric = ["odd", "even", "divisibleby", "lt", "gt", "le", "ge"].includes(t);
-    const subject = t === "filter" || t === "test" ? pick(this.r, ["'upper'", "'nope'", "'odd'"]) : this.paren(this.typed(numeric ? "num" : pick(this.r, TYPES), 2));
+    const subject =
+      t === "filter" || t === "test"
+        ? pick(this.r, ["'upper'", "'nope'", "'odd'"])
+        : this.paren(this.typed(numeric ? "num" : pick(this.r, TYPES), 2));
     // Parenthesised: a test without arguments would take a following name as its argument.
     const arg = pick(this.r, args[t] ?? [""]);
     return `(${subject} is ${this.chance(0.2) ? "not " : ""}${t}${this.testArgsInParens && arg.startsWith(" ") ? `(${arg.slice(1)})` : arg})`;
@@ -515,7 +704,13 @@ const FILTER_SIGS: FilterSig[] = [
   { name: "length", in: ["list", "str", "dict"], out: "num", args: [""] },
   { name: "list", in: ["list", "str", "dict"], out: "list", args: [""] },
   { name: "lower", in: ["str"], out: "str", args: [""] },
-  { name: "map", in: ["list"], out: "list", args: ["('upper')", "(attribute='role')", "('string')", "('length')", "(attribute='missing', default='?')"], then: " | list" },
+  {
+    name: "map",
+    in: ["list"],
+    out: "list",
+    args: ["('upper')", "(attribute='role')", "('string')", "('length')", "(attribute='missing', default='?')"],
+    then: " | list",
+  },
   { name: "max", in: ["list", "str"], out: "num", args: ["", "(attribute='a')"] },
   { name: "min", in: ["list", "str"], out: "num", args: ["", "(case_sensitive=true)"] },
   { name: "reject", in: ["list"], out: "list", args: ["('none')", "('odd')", ""], then: " | list" },
@@ -525,14 +720,25 @@ const FILTER_SIGS: FilterSig[] = [
   { name: "round", in: ["num"], out: "num", args: ["", "(1)", "(2, 'floor')", "(0, 'ceil')"] },
   { name: "safe", in: ["str"], out: "str", args: [""] },
   { name: "select", in: ["list"], out: "list", args: ["('string')", "('odd')", ""], then: " | list" },
-  { name: "selectattr", in: ["list"], out: "list", args: ["('content')", "('role', 'eq', 'user')", "('tool_calls', 'defined')"], then: " | list" },
+  {
+    name: "selectattr",
+    in: ["list"],
+    out: "list",
+    args: ["('content')", "('role', 'eq', 'user')", "('tool_calls', 'defined')"],
+    then: " | list",
+  },
   { name: "slice", in: ["list"], out: "list", args: ["(2)", "(3, 0)"], then: " | list" },
   { name: "sort", in: ["list"], out: "list", args: ["", "(reverse=true)", "(attribute='a')", "(case_sensitive=true)"] },
   { name: "string", in: ["num", "list", "dict", "bool"], out: "str", args: [""] },
   { name: "striptags", in: ["str"], out: "str", args: [""] },
   { name: "sum", in: ["list"], out: "num", args: ["", "(start=10)"] },
   { name: "title", in: ["str"], out: "str", args: [""] },
-  { name: "tojson", in: ["dict", "list", "str", "num", "bool"], out: "str", args: ["", "(indent=2)", "(sort_keys=true)", "(separators=(',', ':'))", "(ensure_ascii=true)"] },
+  {
+    name: "tojson",
+    in: ["dict", "list", "str", "num", "bool"],
+    out: "str",
+    args: ["", "(indent=2)", "(sort_keys=true)", "(separators=(',', ':'))", "(ensure_ascii=true)"],
+  },
   { name: "trim", in: ["str"], out: "str", args: ["", "('H')"] },
   { name: "truncate", in: ["str"], out: "str", args: ["(5)", "(9, true)", "(8, false, '…', 0)"] },
   { name: "unique", in: ["list"], out: "list", args: ["", "(attribute='role')"], then: " | list" },

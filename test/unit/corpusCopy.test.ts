@@ -20,6 +20,10 @@ function digest(root: string): Map<string, string> {
   return out;
 }
 
-it("the corpus copy is byte-identical to ../shared/corpus", { skip: !existsSync(ORIGINAL) && "../shared/corpus is not next to this checkout" }, () => {
-  assert.deepEqual(digest(CORPUS_ROOT), digest(ORIGINAL));
-});
+it(
+  "the corpus copy is byte-identical to ../shared/corpus",
+  { skip: !existsSync(ORIGINAL) && "../shared/corpus is not next to this checkout" },
+  () => {
+    assert.deepEqual(digest(CORPUS_ROOT), digest(ORIGINAL));
+  },
+);

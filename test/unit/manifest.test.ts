@@ -1,6 +1,6 @@
 // The extension manifest's promises that VS Code itself enforces, checked as data.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, it } from "node:test";
 
@@ -33,5 +33,41 @@ describe("package.json manifest", () => {
   it("targets a VS Code no newer than the 1.139 we test in", () => {
     const [, major, minor] = /^\^?(\d+)\.(\d+)/.exec(manifest.engines.vscode)!;
     assert.ok(Number(major) === 1 && Number(minor) <= 139, manifest.engines.vscode);
+  });
+
+  it("a first-run walkthrough: open or create a template, an engine diagnostic and its fix, render, start the endpoint, test against the model", () => {
+    const [walkthrough, ...others] = manifest.contributes.walkthroughs;
+    assert.equal(others.length, 0);
+    const steps: { id: string; description: string; media: { image: string; altText: string }; completionEvents: string[] }[] =
+      walkthrough.steps;
+    assert.deepEqual(
+      steps.map((s) => s.id),
+      ["openTemplate", "engineDiagnostic", "render", "startEndpoint", "testAgainstModel"],
+    );
+    const ours = new Set(manifest.contributes.commands.map((c: { command: string }) => c.command));
+    const builtIn = new Set(["workbench.action.files.openFile"]);
+    for (const step of steps) {
+      const links = [...step.description.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]!);
+      assert.ok(links.length > 0, `${step.id} has a button`);
+      for (const c of links) assert.ok(ours.has(c) || builtIn.has(c), `${step.id}: ${c} is not a command`);
+      assert.ok(existsSync(resolve(__dirname, "../..", step.media.image)), `${step.id}: ${step.media.image} is missing`);
+      assert.ok(step.media.altText, `${step.id} has alt text`);
+      for (const e of step.completionEvents) {
+        const command = /^onCommand:(.+)$/.exec(e)?.[1];
+        if (command) assert.ok(links.includes(command), `${step.id} completes on a command it offers`);
+      }
+    }
+    for (const c of [
+      "chatTemplate.newTemplate",
+      "chatTemplate.openEngineProblemSample",
+      "chatTemplate.renderWithSampleMessages",
+      "chatTemplate.endpoint.start",
+      "chatTemplate.testTemplateAgainstModel",
+    ]) {
+      assert.ok(
+        steps.some((s) => s.description.includes(`(command:${c})`)),
+        `a step offers ${c}`,
+      );
+    }
   });
 });

@@ -36,7 +36,12 @@ export class EndpointClient {
     if (this.connection.apiKey) headers.authorization = `Bearer ${this.connection.apiKey}`;
     let res: Response;
     try {
-      res = await fetch(this.connection.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+      res = await fetch(this.connection.url + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
     } catch (e) {
       if (signal?.aborted) throw e;
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
@@ -58,6 +63,11 @@ export class EndpointClient {
     const text = await res.text();
     // vLLM's /health answers 200 with an empty body
     return text ? JSON.parse(text) : null;
+  }
+
+  /** A body that is not JSON, such as /metrics' Prometheus text. */
+  async text(path: string, signal?: AbortSignal): Promise<string> {
+    return (await this.send("GET", path, undefined, signal)).text();
   }
 
   async post(path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {

@@ -6,7 +6,7 @@
 // away however it goes (even SIGKILL closes the pipe); stop() sends SIGTERM and, past a time limit, SIGKILL.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import type { TemplateEvent } from "../../../native/endpoint/templateSource";
+import type { TemplateEvent } from "../../../native/endpoint";
 
 export interface LaunchSpec {
   command: string;
@@ -164,7 +164,14 @@ export class EndpointManager {
     const spec = this.spec!;
     this.set({ kind: "starting" });
     const child = spawn(spec.command, [...spec.args, "--exit-on-stdin-close"], { env: spec.env, stdio: ["pipe", "pipe", "pipe"] });
-    const run: Run = { child, stopping: false, listening: false, readyAt: null, tail: [], exited: new Promise((r) => child.once("close", () => r())) };
+    const run: Run = {
+      child,
+      stopping: false,
+      listening: false,
+      readyAt: null,
+      tail: [],
+      exited: new Promise((r) => child.once("close", () => r())),
+    };
     this.run = run;
     child.stdin!.on("error", () => {}); // EPIPE once the child is gone; its exit is handled below
     if (this.mirrorOf !== null) this.tell(run);
@@ -206,7 +213,13 @@ export class EndpointManager {
     } else if (e.event === "ready") {
       run.readyAt = Date.now();
       clearInterval(run.poll);
-      const info = { url: String(e.url), model: String(e.model), demo: e.demo === true, backend: String(e.backend), contextSize: Number(e.contextSize) };
+      const info = {
+        url: String(e.url),
+        model: String(e.model),
+        demo: e.demo === true,
+        backend: String(e.backend),
+        contextSize: Number(e.contextSize),
+      };
       this.set({ kind: "ready", ...info, draft: typeof e.draft === "string" ? e.draft : null, pid: run.child.pid! });
     } else if (e.event === "error") {
       this.o.log(`the model failed to load: ${e.message}`);
@@ -215,6 +228,8 @@ export class EndpointManager {
       run.child.kill("SIGTERM");
     } else if (e.event === "template") {
       for (const l of [...this.templateListeners]) l(e as unknown as TemplateEvent);
+    } else if (e.event === "warning") {
+      this.o.log(`warning: ${e.message}`);
     }
   }
 
@@ -224,7 +239,8 @@ export class EndpointManager {
       try {
         const body = (await (await fetch(`${url}/health`)).json()) as { status?: string; progress?: number };
         const s = this.current;
-        if (this.run === run && s.kind === "loading" && body.status === "loading" && typeof body.progress === "number") this.set({ ...s, progress: body.progress });
+        if (this.run === run && s.kind === "loading" && body.status === "loading" && typeof body.progress === "number")
+          this.set({ ...s, progress: body.progress });
       } catch {
         // the process is going away, or busy: the next poll or its exit tells
       }

@@ -1,15 +1,12 @@
-// Registers the endpoint, its commands, the chat provider and the model test (called from extension.ts).
+// Registers the endpoint and its commands (called from extension.ts, which then registers what uses it).
 import type * as vscode from "vscode";
-import { registerChatProvider } from "../lm/register";
-import { registerTestAgainstModel } from "../testAgainstModel/command";
+import type { BundledEngine } from "../bundledEngine";
 import { registerEndpointCommands } from "./commands";
 import { EndpointService } from "./service";
 
-export function registerEndpoint(context: vscode.ExtensionContext): EndpointService {
-  const service = new EndpointService(context);
+export function registerEndpoint(context: vscode.ExtensionContext, engine: BundledEngine): EndpointService {
+  const service = new EndpointService(context, engine);
   context.subscriptions.push(service);
   registerEndpointCommands(context, service);
-  registerChatProvider(context, service);
-  registerTestAgainstModel(context, service);
   return service;
 }

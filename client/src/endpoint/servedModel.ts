@@ -1,7 +1,7 @@
 // The GGUF a bundled endpoint serves (the configured target, else the demo target `chat-template serve`
 // generates) and what the editor reads from its header: its own chat template, the seed of the served
 // copy when no template editor is open yet, and its bos/eos texts, for prompts rendered for it.
-import { ensureDemoModels } from "../../../native/testModels/demo";
+import { ensureDemoModels } from "../../../native/testModels";
 import { readModelInfo, type ModelInfo } from "../gguf/modelInfo";
 import type { EndpointSettings } from "./settings";
 

@@ -4,8 +4,9 @@
 // it for a connection; everything that works without VS Code lives in manager.ts, settings.ts and http.ts.
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { GenerationStats } from "../lm/response";
-import type { ModelTokens } from "../preview/model/context";
+import { EXTERNAL_ENDPOINT_SETTING, USE_EXTERNAL_ENDPOINT, unavailableMessage, type BundledEngine } from "../bundledEngine";
+import type { ModelTokens } from "../gguf/modelBinding";
+import type { GenerationStats } from "./stats";
 import type { CliSpec } from "./cudaInstall";
 import { EndpointClient, type Connection } from "./http";
 import { EndpointManager, type EndpointState, type LaunchSpec } from "./manager";
@@ -40,11 +41,18 @@ export class EndpointService implements vscode.Disposable {
   private startWhenTrusted = false;
   private progressShown = false;
 
-  constructor(private readonly context: vscode.ExtensionContext) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    /** Whether this copy can run the bundled endpoint at all (bundledEngine.ts). */
+    readonly engine: BundledEngine,
+  ) {
     this.mirror = new TemplateMirror(join(context.globalStorageUri.fsPath, "served-template", "chat_template.jinja"));
     this.item.name = "Chat Template Endpoint";
     this.item.command = "chatTemplate.endpoint.showActions";
-    this.mirrored = vscode.window.activeTextEditor && isTemplate(vscode.window.activeTextEditor.document) ? vscode.window.activeTextEditor.document : undefined;
+    this.mirrored =
+      vscode.window.activeTextEditor && isTemplate(vscode.window.activeTextEditor.document)
+        ? vscode.window.activeTextEditor.document
+        : undefined;
     this.disposables.push(
       this.log,
       this.item,
@@ -81,7 +89,10 @@ export class EndpointService implements vscode.Disposable {
   async connection(): Promise<Connection | null> {
     if (!vscode.workspace.isTrusted) return null;
     const s = this.settings();
-    if (s.mode === "external") return this.externalOn && s.externalUrl ? { url: s.externalUrl, apiKey: (await this.context.secrets.get(API_KEY_SECRET)) || undefined } : null;
+    if (s.mode === "external")
+      return this.externalOn && s.externalUrl
+        ? { url: s.externalUrl, apiKey: (await this.context.secrets.get(API_KEY_SECRET)) || undefined }
+        : null;
     return this.manager.state.kind === "ready" ? { url: this.manager.state.url } : null;
   }
 
@@ -95,7 +106,10 @@ export class EndpointService implements vscode.Disposable {
     if (!vscode.workspace.isTrusted) {
       this.startWhenTrusted = true;
       const manage = "Manage Workspace Trust";
-      const pick = await vscode.window.showWarningMessage("The chat template endpoint starts only in a trusted workspace: it runs a process and loads model files.", manage);
+      const pick = await vscode.window.showWarningMessage(
+        "The chat template endpoint starts only in a trusted workspace: it runs a process and loads model files.",
+        manage,
+      );
       if (pick === manage) void vscode.commands.executeCommand("workbench.trust.manage");
       return;
     }
@@ -103,13 +117,15 @@ export class EndpointService implements vscode.Disposable {
     const problem = settingsProblem(s);
     if (problem) {
       const open = "Open Settings";
-      if ((await vscode.window.showErrorMessage(`Cannot start the endpoint: ${problem}.`, open)) === open) void vscode.commands.executeCommand("workbench.action.openSettings", SECTION);
+      if ((await vscode.window.showErrorMessage(`Cannot start the endpoint: ${problem}.`, open)) === open)
+        void vscode.commands.executeCommand("workbench.action.openSettings", SECTION);
       return;
     }
     if (s.mode === "external") {
       this.externalOn = true;
       return this.checkExternal();
     }
+    if (!this.engine.available) return this.offerExternal(this.engine);
     await this.manager.start(this.launch(s));
   }
 
@@ -128,10 +144,18 @@ export class EndpointService implements vscode.Disposable {
     await this.start();
   }
 
+  /** Where the bundled engine cannot run: says why, and opens the external endpoint's settings on request. */
+  async offerExternal(engine: { reason: string }): Promise<void> {
+    if ((await vscode.window.showWarningMessage(unavailableMessage(engine), USE_EXTERNAL_ENDPOINT)) !== USE_EXTERNAL_ENDPOINT) return;
+    await vscode.workspace.getConfiguration(SECTION).update("mode", "external", vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand("workbench.action.openSettings", EXTERNAL_ENDPOINT_SETTING);
+  }
+
   /** Where the served template comes from, in words, for the model output pane. */
   servedTemplateNote(): string {
     if (this.settings().mode === "external") return "served template: the external server's own";
-    if (this.served?.from === "mirror") return `served template: the editor's text (${this.mirrored ? vscode.workspace.asRelativePath(this.mirrored.uri) : "last chat template"})`;
+    if (this.served?.from === "mirror")
+      return `served template: the editor's text (${this.mirrored ? vscode.workspace.asRelativePath(this.mirrored.uri) : "last chat template"})`;
     if (this.served?.from === "file") return `served template: ${this.served.file}`;
     return "served template: the GGUF's own (set chatTemplate.endpoint.templateSource to activeEditor to chat with the template you edit)";
   }
@@ -165,7 +189,10 @@ export class EndpointService implements vscode.Disposable {
   }
 
   private launch(s: EndpointSettings): LaunchSpec {
-    this.served = { from: s.templateSource === "activeEditor" ? "mirror" : s.templateSource, file: s.templateSource === "file" ? s.templateFile : null };
+    this.served = {
+      from: s.templateSource === "activeEditor" ? "mirror" : s.templateSource,
+      file: s.templateSource === "file" ? s.templateFile : null,
+    };
     if (this.served.from === "mirror") {
       const text = this.seedText(s);
       if (text === null) this.served = { from: "gguf", file: null };
@@ -178,7 +205,10 @@ export class EndpointService implements vscode.Disposable {
     this.log.info(this.servedTemplateNote());
     return {
       command: process.execPath,
-      args: [this.context.asAbsolutePath(join("dist", "endpoint.js")), ...serveArgs(s, this.served.file, this.served.from === "mirror" && this.mirrored ? mirrorName(this.mirrored) : null)],
+      args: [
+        this.context.asAbsolutePath(join("dist", "endpoint.js")),
+        ...serveArgs(s, this.served.file, this.served.from === "mirror" && this.mirrored ? mirrorName(this.mirrored) : null),
+      ],
       env: this.processEnv(),
     };
   }
@@ -200,7 +230,10 @@ export class EndpointService implements vscode.Disposable {
 
   /** The chat template editor's text; without one open, the model's own template (what it would serve anyway). */
   private seedText(s: EndpointSettings): string | null {
-    const doc = this.mirrored ?? vscode.window.visibleTextEditors.find((e) => isTemplate(e.document))?.document ?? vscode.workspace.textDocuments.find(isTemplate);
+    const doc =
+      this.mirrored ??
+      vscode.window.visibleTextEditors.find((e) => isTemplate(e.document))?.document ??
+      vscode.workspace.textDocuments.find(isTemplate);
     if (doc) {
       this.mirrored = doc;
       return doc.getText();
@@ -240,23 +273,26 @@ export class EndpointService implements vscode.Disposable {
   /** A notification from the start until the model is ready (or the start failed); cancelling stops it. */
   private showProgress(): void {
     this.progressShown = true;
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Chat template endpoint", cancellable: true }, (progress, token) => {
-      token.onCancellationRequested(() => void this.manager.stop());
-      let shown = 0;
-      const report = (s: EndpointState) => {
-        if (s.kind === "starting") progress.report({ message: "starting…" });
-        if (s.kind !== "loading") return;
-        const pct = Math.round(s.progress * 100);
-        progress.report({ message: `loading ${s.model}… ${pct}%`, increment: pct - shown });
-        shown = pct;
-      };
-      report(this.manager.state);
-      const sub = this.manager.onState(report);
-      return this.manager.settled().finally(() => {
-        sub.dispose();
-        this.progressShown = false;
-      });
-    });
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "Chat template endpoint", cancellable: true },
+      (progress, token) => {
+        token.onCancellationRequested(() => void this.manager.stop());
+        let shown = 0;
+        const report = (s: EndpointState) => {
+          if (s.kind === "starting") progress.report({ message: "starting…" });
+          if (s.kind !== "loading") return;
+          const pct = Math.round(s.progress * 100);
+          progress.report({ message: `loading ${s.model}… ${pct}%`, increment: pct - shown });
+          shown = pct;
+        };
+        report(this.manager.state);
+        const sub = this.manager.onState(report);
+        return this.manager.settled().finally(() => {
+          sub.dispose();
+          this.progressShown = false;
+        });
+      },
+    );
   }
 
   private status(): EndpointStatus {
@@ -266,6 +302,7 @@ export class EndpointService implements vscode.Disposable {
       if (!this.externalOn || !this.external) return { kind: "stopped" };
       return { kind: "external", ...this.external };
     }
+    if (!this.engine.available) return { kind: "unavailable", reason: this.engine.reason };
     return this.manager.state;
   }
 
@@ -303,7 +340,9 @@ export class EndpointService implements vscode.Disposable {
     }
     const k = this.manager.state.kind;
     if (k === "stopped" || k === "failed") return;
-    void vscode.window.showInformationMessage("Chat template endpoint settings changed: restart the endpoint to use them.", "Restart").then((pick) => pick && this.restart());
+    void vscode.window
+      .showInformationMessage("Chat template endpoint settings changed: restart the endpoint to use them.", "Restart")
+      .then((pick) => pick && this.restart());
   }
 
   private trustGranted(): void {

@@ -17,8 +17,16 @@ export interface EndpointSettings {
   port: number;
   /** 0: llama.cpp's default (the math cores). */
   threads: number;
+  /** Tokens drafted per DFlash step at most; 0: the draft's block size - 1. */
+  draftMax: number;
+  /** Choose each step's draft length for speed (0: a plain step); off drafts draftMax every step. */
+  draftAdaptive: boolean;
+  /** Positions the DFlash draft attends to (--draft-window); 0: the draft's own window. */
+  draftWindow: number;
   /** MiB of host memory for the prompt cache (earlier conversations' KV state); 0: none. */
   cacheRam: number;
+  /** Web origins whose pages may call the endpoint (--allowed-origins); others get 403. */
+  allowedOrigins: string[];
   templateSource: TemplateSourceSetting;
   templateFile: string;
   externalUrl: string;
@@ -32,7 +40,11 @@ export const DEFAULT_SETTINGS: EndpointSettings = {
   contextSize: 4096,
   port: 0,
   threads: 0,
+  draftMax: 0,
+  draftAdaptive: true,
+  draftWindow: 0,
   cacheRam: 8192,
+  allowedOrigins: [],
   templateSource: "activeEditor",
   templateFile: "",
   externalUrl: "",
@@ -42,7 +54,9 @@ type Getter = <K extends keyof EndpointSettings>(key: K, fallback: EndpointSetti
 
 /** Paths relative to `folder` (the first workspace folder) become absolute; `~` is not expanded, as in VS Code. */
 export function readEndpointSettings(get: Getter, folder: string | undefined): EndpointSettings {
-  const s = Object.fromEntries(Object.entries(DEFAULT_SETTINGS).map(([k, v]) => [k, get(k as keyof EndpointSettings, v as never)])) as unknown as EndpointSettings;
+  const s = Object.fromEntries(
+    Object.entries(DEFAULT_SETTINGS).map(([k, v]) => [k, get(k as keyof EndpointSettings, v as never)]),
+  ) as unknown as EndpointSettings;
   const abs = (p: string) => (p && !isAbsolute(p) && folder ? join(folder, p) : p);
   return {
     ...s,
@@ -57,11 +71,13 @@ export function readEndpointSettings(get: Getter, folder: string | undefined): E
 export function settingsProblem(s: EndpointSettings): string | null {
   if (s.mode === "external") {
     if (!s.externalUrl) return "chatTemplate.endpoint.externalUrl is empty: set the URL of the external server";
-    if (!/^https?:\/\/[^/]+/.test(s.externalUrl)) return `chatTemplate.endpoint.externalUrl must be an http:// or https:// URL (got '${s.externalUrl}')`;
+    if (!/^https?:\/\/[^/]+/.test(s.externalUrl))
+      return `chatTemplate.endpoint.externalUrl must be an http:// or https:// URL (got '${s.externalUrl}')`;
     return null;
   }
   if (s.draftModel && !s.targetModel) return "chatTemplate.endpoint.draftModel needs a target model (chatTemplate.endpoint.targetModel)";
-  if (s.templateSource === "file" && !s.templateFile) return "chatTemplate.endpoint.templateSource is 'file' but chatTemplate.endpoint.templateFile is empty";
+  if (s.templateSource === "file" && !s.templateFile)
+    return "chatTemplate.endpoint.templateSource is 'file' but chatTemplate.endpoint.templateFile is empty";
   return null;
 }
 
@@ -75,7 +91,11 @@ export function serveArgs(s: EndpointSettings, templateFile: string | null, mirr
   if (s.draftModel) args.push("--draft", s.draftModel);
   if (s.gpuLayers !== -1) args.push("--gpu-layers", String(s.gpuLayers));
   if (s.threads > 0) args.push("--threads", String(s.threads));
+  if (s.draftMax > 0) args.push("--draft-max", String(s.draftMax));
+  if (!s.draftAdaptive) args.push("--draft-adaptive", "off");
+  if (s.draftWindow > 0) args.push("--draft-window", String(s.draftWindow));
   args.push("--cache-ram", String(s.cacheRam));
+  if (s.allowedOrigins.length) args.push("--allowed-origins", s.allowedOrigins.join(","));
   if (templateFile !== null) args.push("--chat-template-file", templateFile);
   if (templateFile !== null && mirrorOf !== null) args.push("--chat-template-mirror-of", mirrorOf);
   return args;

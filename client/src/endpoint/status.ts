@@ -1,12 +1,15 @@
 // The status bar item's text and tooltip, from the endpoint's state and the figures of the last
 // generation that went through the editor (chat provider or model test).
-import type { GenerationStats } from "../lm/response";
+import { unavailableMessage } from "../bundledEngine";
+import type { GenerationStats } from "./stats";
 import type { EndpointState } from "./manager";
 
 export type EndpointStatus =
   | EndpointState
   | { kind: "external"; url: string; model: string | null; error: string | null }
-  | { kind: "untrusted" };
+  | { kind: "untrusted" }
+  /** Bundled mode where this copy has no native engine (bundledEngine.ts). */
+  | { kind: "unavailable"; reason: string };
 
 export interface StatusView {
   text: string;
@@ -27,7 +30,20 @@ function statsLine(stats: GenerationStats | null): string {
   if (!stats) return "No generation yet.";
   const tps = stats.tokensPerSecond === null ? "?" : stats.tokensPerSecond.toFixed(1);
   const acc = stats.acceptance === null ? "no draft" : `DFlash acceptance ${(stats.acceptance * 100).toFixed(1)}%`;
-  return `Last generation: ${stats.completionTokens !== null ? `${stats.completionTokens} tokens ` : ""}at ${tps} tokens/s, ${acc}.`;
+  const line = `Last generation: ${stats.completionTokens !== null ? `${stats.completionTokens} tokens ` : ""}at ${tps} tokens/s, ${acc}.`;
+  return stats.dflash ? `${line}\n${dflashLine(stats.dflash)}` : line;
+}
+
+/** The adaptive controller's choice and acceptance by context length, as the endpoint reported them. */
+function dflashLine(d: NonNullable<GenerationStats["dflash"]>): string {
+  const length = d.adaptive ? `adaptive draft length, last step drafted ${d.draftLength}` : `fixed draft length ${d.draftLength}`;
+  const contexts = d.byContext.map(
+    (b) =>
+      `${b.context} ${(b.acceptance * 100).toFixed(0)}% (${b.meanAcceptedLength.toFixed(1)} per step${b.plainSteps ? `, ${b.plainSteps} plain steps` : ""})`,
+  );
+  const even =
+    d.breakEven > 0 && d.breakEven < 1 ? `; below break-even (drafting at best ${(d.breakEven * 100).toFixed(0)}% of plain speed)` : "";
+  return `DFlash: ${length}${contexts.length ? `; acceptance by context: ${contexts.join(", ")}` : ""}${even}.`;
 }
 
 export function statusView(s: EndpointStatus, stats: GenerationStats | null): StatusView {
@@ -37,7 +53,10 @@ export function statusView(s: EndpointStatus, stats: GenerationStats | null): St
     case "starting":
       return { text: "$(loading~spin) Endpoint: starting", tooltip: `Starting the endpoint process. ${CLICK}` };
     case "loading":
-      return { text: `$(loading~spin) Endpoint: loading ${Math.round(s.progress * 100)}%`, tooltip: `Loading ${s.model} at ${s.url}. ${CLICK}` };
+      return {
+        text: `$(loading~spin) Endpoint: loading ${Math.round(s.progress * 100)}%`,
+        tooltip: `Loading ${s.model} at ${s.url}. ${CLICK}`,
+      };
     case "ready": {
       const lines = [
         `${s.model}${s.demo ? " (demo models, random weights: the output is gibberish)" : ""} at ${s.url}`,
@@ -48,13 +67,24 @@ export function statusView(s: EndpointStatus, stats: GenerationStats | null): St
       return { text: `$(pulse) Endpoint: ${s.model}${figures(stats)}`, tooltip: lines.join("\n") };
     }
     case "restarting":
-      return { text: `$(warning) Endpoint: restarting (${s.attempt})`, tooltip: `${s.reason}. Restarting in ${(s.delayMs / 1000).toFixed(1)} s. ${CLICK}` };
+      return {
+        text: `$(warning) Endpoint: restarting (${s.attempt})`,
+        tooltip: `${s.reason}. Restarting in ${(s.delayMs / 1000).toFixed(1)} s. ${CLICK}`,
+      };
     case "failed":
       return { text: "$(error) Endpoint: failed", tooltip: `${s.message}\n${CLICK}` };
     case "external":
       if (s.error !== null) return { text: "$(warning) Endpoint: external, unreachable", tooltip: `${s.url}: ${s.error}\n${CLICK}` };
-      return { text: `$(remote) Endpoint: ${s.model ?? "external"}${figures(stats)}`, tooltip: [`External endpoint ${s.url}`, statsLine(stats), CLICK].join("\n") };
+      return {
+        text: `$(remote) Endpoint: ${s.model ?? "external"}${figures(stats)}`,
+        tooltip: [`External endpoint ${s.url}`, statsLine(stats), CLICK].join("\n"),
+      };
+    case "unavailable":
+      return { text: "$(circle-slash) Endpoint: not available on this platform", tooltip: `${unavailableMessage(s)}\n${CLICK}` };
     case "untrusted":
-      return { text: "$(shield) Endpoint: untrusted workspace", tooltip: `The endpoint does not start and no model loads in an untrusted workspace. ${CLICK}` };
+      return {
+        text: "$(shield) Endpoint: untrusted workspace",
+        tooltip: `The endpoint does not start and no model loads in an untrusted workspace. ${CLICK}`,
+      };
   }
 }

@@ -3,7 +3,7 @@
 // preview sees the same binding, with its tokenizer loaded once, across renders.
 import { statSync } from "node:fs";
 import { basename } from "node:path";
-import type { ModelBinding, Tokenizer } from "../preview/controller";
+import type { ModelBinding, Tokenizer } from "./modelBinding";
 import { readModelInfo, type ModelInfo } from "./modelInfo";
 import { loadGGUFTokenizer, type GGUFTokenizer } from "./tokenizer";
 
@@ -33,7 +33,15 @@ export function boundModel(file: string, loadTokenizer: (file: string) => Promis
   };
   if (cache.size >= MAX_BOUND) forget(cache.keys().next().value!);
   const bound = { info, binding };
-  cache.set(file, { stamp, bound, dispose: () => void tokenizer?.then((t) => t.dispose(), () => {}) });
+  cache.set(file, {
+    stamp,
+    bound,
+    dispose: () =>
+      void tokenizer?.then(
+        (t) => t.dispose(),
+        () => {},
+      ),
+  });
   return bound;
 }
 

@@ -1,7 +1,7 @@
 // The GGUF commands: open a template from a model file, and save an edited one into a copy of it.
 import { basename } from "node:path";
 import * as vscode from "vscode";
-import { GGUFError } from "../../../server/src/gguf/types";
+import { GGUFError } from "../../../server/src/gguf";
 import { boundModel } from "./binding";
 import { ggufOf, GGUF_TEMPLATE_SCHEME, templateUri } from "./fileSystem";
 import { saveTemplateCopy } from "./saveCopy";
@@ -9,7 +9,8 @@ import { variantLabel } from "./templateName";
 
 export async function openTemplateFromGguf(target?: vscode.Uri): Promise<void> {
   const file =
-    target ?? (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "GGUF models": ["gguf"] }, openLabel: "Open Template" }))?.[0];
+    target ??
+    (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "GGUF models": ["gguf"] }, openLabel: "Open Template" }))?.[0];
   if (!file) return;
   let templates;
   try {
@@ -21,7 +22,9 @@ export async function openTemplateFromGguf(target?: vscode.Uri): Promise<void> {
   }
   let variant: string | null = null;
   if (templates.length === 0) {
-    void vscode.window.showWarningMessage(`${basename(file.fsPath)} has no tokenizer.chat_template; an empty one is opened, which a copy can carry.`);
+    void vscode.window.showWarningMessage(
+      `${basename(file.fsPath)} has no tokenizer.chat_template; an empty one is opened, which a copy can carry.`,
+    );
   } else if (templates.length > 1) {
     const picked = await vscode.window.showQuickPick(
       templates.map((t) => ({ label: variantLabel(t.name), description: `${t.text.length} characters`, name: t.name })),
@@ -62,6 +65,9 @@ export async function saveTemplateToGgufCopy(): Promise<void> {
     void vscode.window.showErrorMessage(`Could not write ${dst.fsPath}: ${(e as Error).message}`);
     return;
   }
-  const open = await vscode.window.showInformationMessage(`Saved ${variantLabel(variant)} into ${basename(dst.fsPath)}.`, "Open Its Template");
+  const open = await vscode.window.showInformationMessage(
+    `Saved ${variantLabel(variant)} into ${basename(dst.fsPath)}.`,
+    "Open Its Template",
+  );
   if (open) await vscode.window.showTextDocument(templateUri(dst, variant), { preview: false });
 }

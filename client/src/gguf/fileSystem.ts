@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { posix } from "node:path";
 import * as vscode from "vscode";
-import { GGUFError } from "../../../server/src/gguf/types";
+import { GGUFError } from "../../../server/src/gguf";
 import { boundModel } from "./binding";
 import { templateFileName, templateVariant } from "./templateName";
 
@@ -57,7 +57,9 @@ export class GGUFTemplateFileSystem implements vscode.FileSystemProvider {
   }
 
   writeFile(): never {
-    throw vscode.FileSystemError.NoPermissions("a template inside a GGUF is saved with 'Chat Template: Save Template into a Copy of the GGUF'");
+    throw vscode.FileSystemError.NoPermissions(
+      "a template inside a GGUF is saved with 'Chat Template: Save Template into a Copy of the GGUF'",
+    );
   }
 
   readDirectory(): never {

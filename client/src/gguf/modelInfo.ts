@@ -1,8 +1,6 @@
 // What the editor needs from a GGUF: its chat templates, its bos/eos texts and which token texts are
 // special — read from the header only (server/src/gguf streams it and never touches tensor data).
-import { chatTemplate, chatTemplateNames, specialToken } from "../../../server/src/gguf/metadata";
-import { readGGUFHeader } from "../../../server/src/gguf/reader";
-import { ValueType } from "../../../server/src/gguf/types";
+import { chatTemplate, chatTemplateNames, readGGUFHeader, specialToken, ValueType } from "../../../server/src/gguf";
 
 /** llama.cpp's token types (tokenizer.ggml.token_type) that render as markup rather than text. */
 const CONTROL = 3;

@@ -1,6 +1,6 @@
 // "Save Template into a Copy of the GGUF": the edited template goes into a new file; every other
 // metadata entry and all tensor data stay byte-identical (server/src/gguf/copy.ts copies the data block).
-import { copyWithMetadata, setChatTemplate } from "../../../server/src/gguf/copy";
+import { copyWithMetadata, setChatTemplate } from "../../../server/src/gguf";
 
 export function saveTemplateCopy(
   source: string,

@@ -2,8 +2,8 @@
 // vocabulary only (no tensors), so a count is exactly what llama.cpp would feed the model for that text,
 // special tokens parsed, no BOS added (a template writes its own).
 import type { Llama } from "node-llama-cpp";
-import { readGGUFHeader } from "../../../server/src/gguf/reader";
-import type { Tokenizer } from "../preview/controller";
+import { readGGUFHeader } from "../../../server/src/gguf";
+import type { Tokenizer } from "./modelBinding";
 
 export interface GGUFTokenizer extends Tokenizer {
   dispose(): Promise<void>;
@@ -16,7 +16,14 @@ export async function loadGGUFTokenizer(file: string): Promise<GGUFTokenizer> {
   readGGUFHeader(file);
   // an ES module: imported on first use, so the extension starts without loading llama.cpp
   const lib = await import("node-llama-cpp");
-  llama ??= lib.getLlama({ gpu: false, build: "never", skipDownload: true, progressLogs: false, logLevel: lib.LlamaLogLevel.error, logger: () => {} });
+  llama ??= lib.getLlama({
+    gpu: false,
+    build: "never",
+    skipDownload: true,
+    progressLogs: false,
+    logLevel: lib.LlamaLogLevel.error,
+    logger: () => {},
+  });
   const model = await (await llama).loadModel({ modelPath: file, vocabOnly: true });
   return {
     count: async (text) => model.tokenize(text, true).length,

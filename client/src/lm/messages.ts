@@ -75,10 +75,16 @@ export function toOpenAIMessages(messages: readonly ChatMessageLike[]): OpenAIMe
     const parts = m.content.map(classify);
     const text = parts.map((p) => (p.kind === "text" ? p.text : "")).join("");
     if (role === "assistant") {
-      const calls = parts.flatMap((p) => (p.kind === "call" ? [{ id: p.callId, type: "function" as const, function: { name: p.name, arguments: JSON.stringify(p.input) } }] : []));
+      const calls = parts.flatMap((p) =>
+        p.kind === "call"
+          ? [{ id: p.callId, type: "function" as const, function: { name: p.name, arguments: JSON.stringify(p.input) } }]
+          : [],
+      );
       return [{ role, content: text, ...(calls.length ? { tool_calls: calls } : {}) }];
     }
-    const results = parts.flatMap((p) => (p.kind === "result" ? [{ role: "tool" as const, tool_call_id: p.callId, content: textOf(p.content) }] : []));
+    const results = parts.flatMap((p) =>
+      p.kind === "result" ? [{ role: "tool" as const, tool_call_id: p.callId, content: textOf(p.content) }] : [],
+    );
     return [...results, ...(text || !results.length ? [{ role, content: text }] : [])];
   });
 }
@@ -106,6 +112,14 @@ export function countableText(input: string | ChatMessageLike): string {
   if (typeof input === "string") return input;
   return input.content
     .map(classify)
-    .map((p) => (p.kind === "text" ? p.text : p.kind === "call" ? `${p.name}(${JSON.stringify(p.input)})` : p.kind === "result" ? textOf(p.content) : ""))
+    .map((p) =>
+      p.kind === "text"
+        ? p.text
+        : p.kind === "call"
+          ? `${p.name}(${JSON.stringify(p.input)})`
+          : p.kind === "result"
+            ? textOf(p.content)
+            : "",
+    )
     .join("\n");
 }

@@ -4,7 +4,8 @@
 // bundled endpoint); lm/register.ts adapts it to vscode.lm.
 import { EndpointClient, EndpointHttpError, type Connection } from "../endpoint/http";
 import { countableText, toChatRequest, type ChatMessageLike, type RequestOptionsLike } from "./messages";
-import { ChatResponseReader, type GenerationStats, type PartFactory } from "./response";
+import type { GenerationStats } from "../endpoint/stats";
+import { ChatResponseReader, type PartFactory } from "./response";
 
 export interface ChatModelInfo {
   id: string;
@@ -31,7 +32,8 @@ const FALLBACK_CONTEXT = 4096;
 /** One entry of GET /v1/models → what VS Code lists; the context size as ours, vLLM or llama-server report it. */
 export function modelInfo(entry: Record<string, unknown>, url: string): ChatModelInfo {
   const meta = (entry.meta ?? {}) as Record<string, unknown>;
-  const context = [meta.context_size, entry.max_model_len, meta.n_ctx_train].find((v): v is number => typeof v === "number" && v > 0) ?? FALLBACK_CONTEXT;
+  const context =
+    [meta.context_size, entry.max_model_len, meta.n_ctx_train].find((v): v is number => typeof v === "number" && v > 0) ?? FALLBACK_CONTEXT;
   const id = String(entry.id);
   const draft = (meta.draft as { name?: string } | null | undefined)?.name;
   const detail = meta.demo === true ? "demo, random weights" : draft ? `DFlash draft ${draft}` : new URL(url).host;
@@ -78,7 +80,14 @@ export class EndpointChatProvider {
   }
 
   /** Streams the answer as parts; rejects with the signal's reason when cancelled (the request is aborted). */
-  async respond<P>(model: string, messages: readonly ChatMessageLike[], options: RequestOptionsLike, parts: PartFactory<P>, report: (p: P) => void, signal: AbortSignal): Promise<void> {
+  async respond<P>(
+    model: string,
+    messages: readonly ChatMessageLike[],
+    options: RequestOptionsLike,
+    parts: PartFactory<P>,
+    report: (p: P) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
     const client = await this.client();
     const reader = new ChatResponseReader(parts, report);
     for await (const chunk of client.stream("/v1/chat/completions", toChatRequest(model, messages, options), signal)) reader.push(chunk);
@@ -93,7 +102,9 @@ export class EndpointChatProvider {
     const client = await this.client();
     if (!this.noCountRoute.has(client.connection.url)) {
       try {
-        const r = (await client.post("/v1/messages/count_tokens", { model, messages: [{ role: "user", content: text }] }, signal)) as { input_tokens: number };
+        const r = (await client.post("/v1/messages/count_tokens", { model, messages: [{ role: "user", content: text }] }, signal)) as {
+          input_tokens: number;
+        };
         return r.input_tokens;
       } catch (e) {
         if (!(e instanceof EndpointHttpError && (e.status === 404 || e.status === 405))) throw e;

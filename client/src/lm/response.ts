@@ -1,31 +1,12 @@
 // Streamed chat.completion.chunk deltas → VS Code's response parts: text as it arrives, each tool call
 // once the stream has finished it (a part needs the whole input object), and the generation's figures.
 // Reasoning deltas are dropped: the stable API has no part for them.
+import { statsOf, type GenerationStats } from "../endpoint/stats";
 
 /** Builds the real LanguageModelTextPart / LanguageModelToolCallPart in the extension, plain objects in tests. */
 export interface PartFactory<P> {
   text(value: string): P;
   toolCall(callId: string, name: string, input: object): P;
-}
-
-export interface GenerationStats {
-  tokensPerSecond: number | null;
-  /** Accepted / drafted draft tokens; null without speculative decoding. */
-  acceptance: number | null;
-  completionTokens: number | null;
-}
-
-/** llama-server's `timings` (ours too): predicted_per_second, draft_n, draft_n_accepted. */
-export function statsOf(chunk: Record<string, unknown>): GenerationStats | null {
-  const t = chunk.timings as Record<string, unknown> | undefined;
-  if (!t) return null;
-  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
-  const drafted = num(t.draft_n);
-  return {
-    tokensPerSecond: num(t.predicted_per_second),
-    acceptance: drafted ? (num(t.draft_n_accepted) ?? 0) / drafted : null,
-    completionTokens: num(t.predicted_n),
-  };
 }
 
 interface CallInProgress {
@@ -70,7 +51,8 @@ export class ChatResponseReader<P> {
         const why = this.finish === "length" ? "was cut off by the token limit" : "has arguments that are not JSON";
         throw new Error(`the model's call of ${c.name || "a tool"} ${why}: ${c.arguments}`);
       }
-      if (typeof input !== "object" || input === null || Array.isArray(input)) throw new Error(`the model's call of ${c.name} has arguments that are not a JSON object: ${c.arguments}`);
+      if (typeof input !== "object" || input === null || Array.isArray(input))
+        throw new Error(`the model's call of ${c.name} has arguments that are not a JSON object: ${c.arguments}`);
       this.report(this.parts.toolCall(c.id || `call_${i}`, c.name, input));
     });
   }

@@ -2,16 +2,23 @@
 // with every visible engine, and talks to the webview through a transport. panel.ts connects it to a
 // real webview and the editor; tests connect it to a fake one.
 import { TemplateDocument } from "../../../server/src/document";
-import { PyDict } from "../../../server/src/interpreter/dict";
-import type { WallClock } from "../../../server/src/interpreter/runtime";
+import { PyDict, type WallClock } from "../../../server/src/interpreter";
 import { failed, REFERENCE_ENGINE, type EngineInput, type EngineOutcome, type PreviewEngine } from "./engines/engine";
-import { buildContext, contextDefaults, contextJson, scenarioFromCurrent, type BuiltContext, type ModelTokens } from "./model/context";
+import { buildContext, contextDefaults, contextJson, scenarioFromCurrent, type BuiltContext } from "./model/context";
+import type { ModelBinding, ModelTokens, Tokenizer } from "../gguf/modelBinding";
 import { diffChanges, toReferenceOffset } from "./model/diff";
 import { engineView, type TokenCount } from "./model/engineView";
 import { chunkAt } from "./model/provenance";
-import { scenarioInfo, type Scenario } from "./model/scenarios";
+import { scenarioInfo, type ScenarioEntry } from "./model/scenarios";
 import type { SpecialTokenSet } from "./model/specialTokens";
-import { parseWebviewMessage, type HostMessage, type ModelOutputView, type PreviewOptions, type PreviewState, type WebviewMessage } from "./protocol";
+import {
+  parseWebviewMessage,
+  type HostMessage,
+  type ModelOutputView,
+  type PreviewOptions,
+  type PreviewState,
+  type WebviewMessage,
+} from "./protocol";
 
 export interface PreviewTransport {
   post(message: HostMessage): void;
@@ -43,19 +50,6 @@ export interface ModelInput {
   problem: string | null;
 }
 
-export interface Tokenizer {
-  count(text: string): Promise<number>;
-}
-
-/** A model file the template is bound to (a GGUF): its special tokens and tokenizer. */
-export interface ModelBinding extends ModelTokens {
-  label: string;
-  /** Texts of its control and user-defined tokens. */
-  specialTokens: readonly string[];
-  /** Loaded on first use; a rejection says why counts are unavailable. */
-  tokenizer(): Promise<Tokenizer>;
-}
-
 export interface TemplateInput {
   uri: string;
   name: string;
@@ -68,7 +62,7 @@ export interface ControllerOptions {
   host: PreviewHost;
   /** In display order; the reference (jinja2) should be among them. */
   engines: PreviewEngine[];
-  scenarios: Scenario[];
+  scenarios: ScenarioEntry[];
   debounceMs: number;
   /** What strftime_now sees; one instant per render, shared by every engine that can be pinned. */
   clock?: () => WallClock;
@@ -89,7 +83,7 @@ const MAX_COUNTS = 64;
 export class PreviewController {
   private template: TemplateInput | null = null;
   private doc: TemplateDocument | null = null;
-  private scenarios: Scenario[];
+  private scenarios: ScenarioEntry[];
   private scenarioId = "";
   private options: PreviewOptions = { ...DEFAULT_OPTIONS };
   private readonly hidden = new Set<string>();
@@ -147,7 +141,7 @@ export class PreviewController {
     this.o.transport.post({ type: "modelOutput", output: view });
   }
 
-  setScenarios(list: Scenario[]): void {
+  setScenarios(list: ScenarioEntry[]): void {
     this.scenarios = list;
     this.pickScenario();
     this.postState();
@@ -192,7 +186,13 @@ export class PreviewController {
       scenario: this.scenarioId,
       options: this.options,
       defaults: contextDefaults(this.scenarioContext, t?.model ?? null),
-      engines: this.o.engines.map((e) => ({ id: e.id, label: e.label, real: e.real, reference: e.id === REFERENCE_ENGINE, visible: !this.hidden.has(e.id) })),
+      engines: this.o.engines.map((e) => ({
+        id: e.id,
+        label: e.label,
+        real: e.real,
+        reference: e.id === REFERENCE_ENGINE,
+        visible: !this.hidden.has(e.id),
+      })),
       tokenizer: t?.model?.label ?? null,
     };
   }

@@ -15,7 +15,13 @@ export function newNonce(): string {
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [`default-src 'none'`, `script-src 'nonce-${nonce}'`, `style-src ${cspSource}`, `img-src ${cspSource}`, `font-src ${cspSource}`].join("; ");
+  return [
+    `default-src 'none'`,
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `img-src ${cspSource}`,
+    `font-src ${cspSource}`,
+  ].join("; ");
 }
 
 export function previewPage(r: PageResources): string {

@@ -4,16 +4,20 @@
 import { readFileSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
 import * as vscode from "vscode";
+import { unavailableColumnReason, type BundledEngine } from "../bundledEngine";
 import { boundModel } from "../gguf/binding";
 import { ggufOf, GGUF_TEMPLATE_SCHEME } from "../gguf/fileSystem";
-import { PreviewController, type ModelBinding, type PreviewHost, type TemplateInput } from "./controller";
-import { dialectEngines } from "./engines/engine";
+import type { ModelBinding } from "../gguf/modelBinding";
+import { PreviewController, type PreviewHost, type TemplateInput } from "./controller";
+import { dialectProcessEngines } from "./engines/dialectProcess";
 import { realJinja2Engine } from "./engines/realJinja2";
-import { realLlamaCppEngine } from "./engines/realLlamaCpp";
-import { builtinScenarios, workspaceScenario, type Scenario } from "./model/scenarios";
+import { realLlamaCppEngine, unavailableLlamaCppEngine } from "./engines/realLlamaCpp";
+import { builtinScenarios, workspaceScenario, type ScenarioEntry } from "./model/scenarios";
 import { previewPage } from "./page";
 
 const VIEW_TYPE = "chatTemplate.preview";
+/** The heap of each dialect column's render process: a value bomb past it is an error in that column. */
+const DIALECT_MEMORY_MB = 1024;
 
 export function isChatTemplate(doc: vscode.TextDocument): boolean {
   return doc.languageId === "chat-template";
@@ -44,18 +48,23 @@ export class PreviewPanel {
   }
 
   /** Opens the preview for `doc`, or points the open one at it. */
-  static show(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, doc: vscode.TextDocument): void {
+  static show(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, engine: BundledEngine, doc: vscode.TextDocument): void {
     if (PreviewPanel.current) {
       PreviewPanel.current.panel.reveal(undefined, true);
       PreviewPanel.current.follow(doc);
       return;
     }
     const root = vscode.Uri.joinPath(context.extensionUri, "dist", "preview");
-    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, "Preview", { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      localResourceRoots: [root],
-    });
-    PreviewPanel.current = new PreviewPanel(panel, context, log, root);
+    const panel = vscode.window.createWebviewPanel(
+      VIEW_TYPE,
+      "Preview",
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        localResourceRoots: [root],
+      },
+    );
+    PreviewPanel.current = new PreviewPanel(panel, context, log, engine, root);
     PreviewPanel.current.follow(doc);
   }
 
@@ -63,6 +72,7 @@ export class PreviewPanel {
     private readonly panel: vscode.WebviewPanel,
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
+    private readonly engine: BundledEngine,
     root: vscode.Uri,
   ) {
     const w = panel.webview;
@@ -76,8 +86,19 @@ export class PreviewPanel {
       transport: { post: (m) => void w.postMessage(m), onMessage: (listener) => w.onDidReceiveMessage(listener) },
       host: this.host(),
       engines: [
-        ...dialectEngines(),
-        realLlamaCppEngine({ command: process.execPath, args: [context.asAbsolutePath(join("dist", "llamacppWorker.js"))], timeoutMs: s.timeoutMs }),
+        ...dialectProcessEngines({
+          command: process.execPath,
+          args: [context.asAbsolutePath(join("dist", "dialectWorker.js"))],
+          timeoutMs: s.timeoutMs,
+          memoryMb: DIALECT_MEMORY_MB,
+        }),
+        engine.available
+          ? realLlamaCppEngine({
+              command: process.execPath,
+              args: [context.asAbsolutePath(join("dist", "llamacppWorker.js"))],
+              timeoutMs: s.timeoutMs,
+            })
+          : unavailableLlamaCppEngine(unavailableColumnReason(engine)),
         realJinja2Engine({ python: s.python, timeoutMs: s.timeoutMs }),
       ],
       scenarios: this.builtinScenarios(),
@@ -123,16 +144,21 @@ export class PreviewPanel {
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri) ?? vscode.workspace.workspaceFolders?.[0];
     if (!isAbsolute(file) && folder) file = join(folder.uri.fsPath, file);
     try {
-      return boundModel(file).binding;
+      const engine = this.engine;
+      // token counts use the bundled llama.cpp's tokenizer; the header's bos/eos and special tokens need none
+      return engine.available
+        ? boundModel(file).binding
+        : boundModel(file, () => Promise.reject(new Error(unavailableColumnReason(engine)))).binding;
     } catch (e) {
       this.log.warn(`preview: no model for token counts: ${(e as Error).message}`);
-      if (!this.reported.has(file)) void vscode.window.showWarningMessage(`Chat template preview: cannot use ${file} for token counts: ${(e as Error).message}`);
+      if (!this.reported.has(file))
+        void vscode.window.showWarningMessage(`Chat template preview: cannot use ${file} for token counts: ${(e as Error).message}`);
       this.reported.add(file);
       return null;
     }
   }
 
-  private builtinScenarios(): Scenario[] {
+  private builtinScenarios(): ScenarioEntry[] {
     return builtinScenarios(readFileSync(this.context.asAbsolutePath(join("templates", "scenarios.json")), "utf8"));
   }
 
@@ -145,7 +171,7 @@ export class PreviewPanel {
 
   private async loadScenarios(): Promise<void> {
     const dirs = this.scenarioDirs();
-    const found: Scenario[] = [];
+    const found: ScenarioEntry[] = [];
     for (const dir of dirs) {
       let entries: [string, vscode.FileType][];
       try {
@@ -192,7 +218,10 @@ export class PreviewPanel {
       saveScenario: (suggested, json) => void this.saveScenario(suggested, json),
       log: (message) => this.log.warn(message),
       // the model output pane's buttons run the commands of client/src/testAgainstModel
-      runModel: (mode) => void vscode.commands.executeCommand(mode === "chat" ? "chatTemplate.testTemplateAgainstModelAsChat" : "chatTemplate.testTemplateAgainstModel"),
+      runModel: (mode) =>
+        void vscode.commands.executeCommand(
+          mode === "chat" ? "chatTemplate.testTemplateAgainstModelAsChat" : "chatTemplate.testTemplateAgainstModel",
+        ),
       stopModel: () => void vscode.commands.executeCommand("chatTemplate.stopModelTest"),
     };
   }
@@ -221,8 +250,12 @@ export class PreviewPanel {
       return;
     }
     const target = vscode.Uri.joinPath(dir, `${name}.json`);
-    const exists = await vscode.workspace.fs.stat(target).then(() => true, () => false);
-    if (exists && (await vscode.window.showWarningMessage(`${name}.json exists. Replace it?`, { modal: true }, "Replace")) !== "Replace") return;
+    const exists = await vscode.workspace.fs.stat(target).then(
+      () => true,
+      () => false,
+    );
+    if (exists && (await vscode.window.showWarningMessage(`${name}.json exists. Replace it?`, { modal: true }, "Replace")) !== "Replace")
+      return;
     await vscode.workspace.fs.createDirectory(dir);
     await vscode.workspace.fs.writeFile(target, Buffer.from(json, "utf8"));
     await this.loadScenarios();

@@ -143,7 +143,10 @@ export const MAX_OPTION_TEXT = 1 << 20;
 type Check = (v: unknown) => boolean;
 const isString: Check = (v) => typeof v === "string" && v.length <= MAX_OPTION_TEXT;
 const isBool: Check = (v) => typeof v === "boolean";
-const orNull = (c: Check): Check => (v) => v === null || c(v);
+const orNull =
+  (c: Check): Check =>
+  (v) =>
+    v === null || c(v);
 const isOffset: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
 
 const OPTION_VALUE: Record<OptionKey, Check> = {

@@ -23,6 +23,10 @@ export function registerTestAgainstModel(context: vscode.ExtensionContext, servi
   async function connection() {
     const c = await service.connection();
     if (c || !vscode.workspace.isTrusted || service.settings().mode === "external") return c;
+    if (!service.engine.available) {
+      await service.offerExternal(service.engine);
+      return null;
+    }
     const start = "Start Endpoint";
     if ((await vscode.window.showInformationMessage("The chat template endpoint is not running.", start)) !== start) return null;
     await service.start();
@@ -32,13 +36,17 @@ export function registerTestAgainstModel(context: vscode.ExtensionContext, servi
   async function test(mode: ModelOutputView["mode"]): Promise<void> {
     const doc = templateDocument();
     if (!doc) return void vscode.window.showErrorMessage("Open a chat template to test it against the model.");
-    if (PreviewPanel.controller?.templateUri !== doc.uri.toString()) await vscode.commands.executeCommand("chatTemplate.renderWithSampleMessages", doc.uri);
+    if (PreviewPanel.controller?.templateUri !== doc.uri.toString())
+      await vscode.commands.executeCommand("chatTemplate.renderWithSampleMessages", doc.uri);
     const preview = PreviewPanel.controller;
     const input = preview?.modelInput(service.modelTokens() ?? undefined);
     if (!preview || !input) return;
     const c = await connection();
     if (!c) {
-      if (service.settings().mode === "external") void vscode.window.showErrorMessage("The external endpoint is not connected (Chat Template: Start Endpoint, and check chatTemplate.endpoint.externalUrl).");
+      if (service.settings().mode === "external")
+        void vscode.window.showErrorMessage(
+          "The external endpoint is not connected (Chat Template: Start Endpoint, and check chatTemplate.endpoint.externalUrl).",
+        );
       return;
     }
     running?.abort();
@@ -46,7 +54,18 @@ export function registerTestAgainstModel(context: vscode.ExtensionContext, servi
     running = controller;
     const client = new EndpointClient(c);
     const fail = (model: string, error: string) =>
-      preview.showModelOutput({ mode, status: "error", model, raw: null, parsed: null, error, finishReason: null, tokensPerSecond: null, acceptance: null, note: "" });
+      preview.showModelOutput({
+        mode,
+        status: "error",
+        model,
+        raw: null,
+        parsed: null,
+        error,
+        finishReason: null,
+        tokensPerSecond: null,
+        acceptance: null,
+        note: "",
+      });
     let model: string;
     try {
       const list = (await client.get("/v1/models", controller.signal)) as { data: { id: string }[] };
@@ -63,12 +82,20 @@ export function registerTestAgainstModel(context: vscode.ExtensionContext, servi
       `${input.name}, scenario ${input.scenario}`,
       mode === "completion" ? "prompt rendered by Jinja2 (the preview's reference), sent as it is" : service.servedTemplateNote(),
       input.problem,
-    ].filter(Boolean).join(" · ");
+    ]
+      .filter(Boolean)
+      .join(" · ");
     const maxTokens = vscode.workspace.getConfiguration("chatTemplate.testAgainstModel").get("maxTokens", 512);
     const request = chatRequestOf(input.context);
-    const view = await runModelTest(client, { mode, model, template: input.text, prompt: prompt.prompt, request, maxTokens, note }, controller.signal, (v) => preview.showModelOutput(v));
+    const view = await runModelTest(
+      client,
+      { mode, model, template: input.text, prompt: prompt.prompt, request, maxTokens, note },
+      controller.signal,
+      (v) => preview.showModelOutput(v),
+    );
     if (running === controller) running = null;
-    if (view.tokensPerSecond !== null) service.reportStats({ tokensPerSecond: view.tokensPerSecond, acceptance: view.acceptance, completionTokens: null });
+    if (view.tokensPerSecond !== null)
+      service.reportStats({ tokensPerSecond: view.tokensPerSecond, acceptance: view.acceptance, completionTokens: null });
   }
 
   context.subscriptions.push(

@@ -1,11 +1,9 @@
 // What "Test Template Against Model" sends for the previewed template and scenario: the prompt as the
 // preview's reference engine (Jinja2, as HF transformers runs it) renders it, and the same conversation
 // as a chat request, for llama.cpp's chat layer (the parse of the output, and "send as chat").
-import { dialectFor } from "../../../server/src/dialects/index";
+import { dialectFor } from "../../../server/src/dialects";
 import type { TemplateDocument } from "../../../server/src/document";
-import type { PyDict } from "../../../server/src/interpreter/dict";
-import { render } from "../../../server/src/interpreter/render";
-import type { WallClock } from "../../../server/src/interpreter/runtime";
+import { type PyDict, render, type WallClock } from "../../../server/src/interpreter";
 import { contextJson } from "../preview/model/context";
 import { REFERENCE_ENGINE } from "../preview/engines/engine";
 

@@ -3,7 +3,7 @@
 // parser lifts out of it for this template. chat: the scenario goes to /v1/chat/completions and the
 // served template renders it; the view shows the parsed message as it streams.
 import { EndpointClient, EndpointHttpError } from "../endpoint/http";
-import { statsOf } from "../lm/response";
+import { statsOf } from "../endpoint/stats";
 import type { ModelOutputView, ParsedOutput } from "../preview/protocol";
 import type { ChatRequestJson } from "./prompt";
 
@@ -21,7 +21,12 @@ export interface ModelTest {
 
 const NO_PARSE_ROUTE = "this server has no /chat/parse (only Chat Template Studio's endpoint has): the raw output is shown unparsed";
 
-export async function runModelTest(client: EndpointClient, t: ModelTest, signal: AbortSignal, onView: (v: ModelOutputView) => void): Promise<ModelOutputView> {
+export async function runModelTest(
+  client: EndpointClient,
+  t: ModelTest,
+  signal: AbortSignal,
+  onView: (v: ModelOutputView) => void,
+): Promise<ModelOutputView> {
   const view: ModelOutputView = {
     mode: t.mode,
     status: "running",
@@ -34,7 +39,8 @@ export async function runModelTest(client: EndpointClient, t: ModelTest, signal:
     acceptance: null,
     note: t.note,
   };
-  const emit = () => onView({ ...view, parsed: view.parsed && { ...view.parsed, toolCalls: view.parsed.toolCalls.map((c) => ({ ...c })) } });
+  const emit = () =>
+    onView({ ...view, parsed: view.parsed && { ...view.parsed, toolCalls: view.parsed.toolCalls.map((c) => ({ ...c })) } });
   emit();
   try {
     const path = t.mode === "completion" ? "/v1/completions" : "/v1/chat/completions";
@@ -78,12 +84,20 @@ function addDelta(p: ParsedOutput, d: Delta | undefined): void {
 
 async function parse(client: EndpointClient, t: ModelTest, view: ModelOutputView, signal: AbortSignal): Promise<void> {
   try {
-    const r = (await client.post("/chat/parse", { ...t.request, text: view.raw, chat_template: t.template, partial: view.finishReason === "length" }, signal)) as {
+    const r = (await client.post(
+      "/chat/parse",
+      { ...t.request, text: view.raw, chat_template: t.template, partial: view.finishReason === "length" },
+      signal,
+    )) as {
       content: string;
       reasoning_content: string;
       tool_calls: { function: { name: string; arguments: string } }[];
     };
-    view.parsed = { content: r.content, reasoning: r.reasoning_content, toolCalls: r.tool_calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })) };
+    view.parsed = {
+      content: r.content,
+      reasoning: r.reasoning_content,
+      toolCalls: r.tool_calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })),
+    };
   } catch (e) {
     if (signal.aborted) throw e;
     view.error = e instanceof EndpointHttpError && e.status === 404 ? NO_PARSE_ROUTE : `llama.cpp's parser: ${(e as Error).message}`;

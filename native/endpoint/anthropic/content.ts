@@ -1,15 +1,16 @@
 // The assistant message as Anthropic content blocks and stop reasons.
+import { parse } from "jsonc-parser";
 import type { Finish } from "../chat";
 import type { MessageOut } from "../chatOutput";
 
-/** Tool input is JSON the grammar or the parser vouched for; a call cut off by max_tokens may not be. */
+/**
+ * Tool input is JSON the grammar or the parser vouched for, except in a call cut off by max_tokens: that one is
+ * read as far as it goes (`{"command": "ls -la /tm` → {command: "ls -la /tm"}), as the SDKs read a stream's partial
+ * input_json_delta, and the answer's stop_reason is max_tokens, so no client takes it for a complete call.
+ */
 export function toolInput(args: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(args || "{}");
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
-  }
+  const v: unknown = parse(args || "{}", [], { allowTrailingComma: true });
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
 export function contentBlocks(m: MessageOut): object[] {

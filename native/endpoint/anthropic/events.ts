@@ -1,7 +1,7 @@
 // Anthropic's stream: message_start, ping, then per content block content_block_start, its deltas
 // (thinking_delta, text_delta, input_json_delta) and content_block_stop, then message_delta with the stop
 // reason and usage, and message_stop. A block closes when output of another kind begins.
-import type { GenerateStats } from "../../engine/types";
+import type { GenerateStats } from "../../engine";
 import type { Finish } from "../chat";
 import type { MessageDelta } from "../chatOutput";
 import { dflashHeaders, timings } from "../dflash";
@@ -15,6 +15,7 @@ export class MessageEventWriter {
   private open: { kind: BlockKind; toolIndex: number } | null = null;
   private blocks = 0;
   promptTokens = 0;
+  cachedTokens = 0;
 
   constructor(
     private readonly sse: SseStream,
@@ -28,8 +29,19 @@ export class MessageEventWriter {
   private start(): void {
     if (this.started) return;
     this.started = true;
-    const message = { id: this.meta.id, type: "message", role: "assistant", model: this.meta.model, content: [], stop_reason: null, stop_sequence: null };
-    this.event("message_start", { message: { ...message, usage: { input_tokens: this.promptTokens, output_tokens: 0 } } });
+    const message = {
+      id: this.meta.id,
+      type: "message",
+      role: "assistant",
+      model: this.meta.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+    };
+    // the prompt's split into cache reads and the rest is the one message_delta's usage repeats
+    this.event("message_start", {
+      message: { ...message, usage: usage({ promptTokens: this.promptTokens, cachedTokens: this.cachedTokens, generatedTokens: 0 }) },
+    });
     this.event("ping", {});
   }
 
@@ -62,13 +74,19 @@ export class MessageEventWriter {
     }
     if (d.start) this.openBlock("tool_use", { type: "tool_use", id: d.id, name: d.name, input: {} }, d.index);
     // the parser completes one call before it starts the next, so arguments go to the open block
-    if (d.arguments && this.open?.kind === "tool_use" && this.open.toolIndex === d.index) this.blockDelta({ type: "input_json_delta", partial_json: d.arguments });
+    if (d.arguments && this.open?.kind === "tool_use" && this.open.toolIndex === d.index)
+      this.blockDelta({ type: "input_json_delta", partial_json: d.arguments });
   }
 
   finish(finish: Finish, stopSequence: string | null, stats: GenerateStats): void {
+    if (!this.started) this.cachedTokens = stats.cachedTokens;
     this.start();
     this.close();
-    this.event("message_delta", { delta: { stop_reason: stopReason(finish, stopSequence), stop_sequence: stopSequence }, usage: usage(stats), timings: timings(stats) });
+    this.event("message_delta", {
+      delta: { stop_reason: stopReason(finish, stopSequence), stop_sequence: stopSequence },
+      usage: usage(stats),
+      timings: timings(stats),
+    });
     this.event("message_stop", {});
     this.sse.end(dflashHeaders(stats));
   }

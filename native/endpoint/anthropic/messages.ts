@@ -6,13 +6,17 @@ import { sendJson, type RouteContext } from "../route";
 import { SseStream } from "../sse";
 import { contentBlocks, stopReason, usage } from "./content";
 import { MessageEventWriter } from "./events";
+import { noteRequest } from "../requestLog";
 import { parseMessagesRequest } from "./request";
 
 export async function messages(ctx: RouteContext): Promise<void> {
   const p = parseMessagesRequest(await ctx.body(), "generate");
+  for (const at of p.leftOut) noteRequest(`${at}: left out of the tool result (the served model reads text only)`);
   const id = newId("msg_");
   const model = ctx.services.model.id;
-  const stream = p.stream ? new MessageEventWriter(new SseStream(ctx.res), { id, model }) : null;
+  const stream = p.stream
+    ? new MessageEventWriter(new SseStream(ctx.res, p.llama.ssePingSeconds ?? ctx.services.config.ssePingSeconds), { id, model })
+    : null;
   const outcome = await runChat(ctx.services, {
     api: "anthropic",
     request: p.request,
@@ -22,6 +26,7 @@ export async function messages(ctx: RouteContext): Promise<void> {
     idPrefix: "toolu_",
     signal: ctx.signal,
     onPrompt: stream ? (n) => (stream.promptTokens = n) : undefined,
+    onCached: stream ? (n) => (stream.cachedTokens = n) : undefined,
     onDeltas: stream ? (d) => d.forEach((x) => stream.delta(x)) : undefined,
   });
   if (outcome.finish === "abort") return;

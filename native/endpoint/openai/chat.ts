@@ -1,15 +1,14 @@
 // POST /v1/chat/completions.
-import type { ChatRequest } from "../../engine/types";
+import type { ChatRequest } from "../../engine";
 import { runChat, type ChatOutcome } from "../chat";
-import { newId, type MessageDelta } from "../chatOutput";
+import type { MessageDelta } from "../chatOutput";
 import { dflashHeaders, timings } from "../dflash";
 import { badRequest } from "../errors";
 import { Fields } from "../fields";
 import { sendJson, type RouteContext } from "../route";
-import { SseStream } from "../sse";
-import { chatLogprobs, chatLogprobsRequest, PendingLogprobs } from "./logprobs";
+import { chatLogprobs, chatLogprobsRequest } from "./logprobs";
 import { commonParams, usageOf } from "./params";
-import { ChatChunkWriter } from "./streaming";
+import { ChatChunkWriter, openResponse } from "./streaming";
 
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
 
@@ -39,15 +38,15 @@ function toolChoice(f: Fields): ChatRequest["tool_choice"] {
   const v = f.raw("tool_choice");
   if (v === undefined) return undefined;
   if (v === "auto" || v === "none" || v === "required") return v;
-  if (typeof v === "string") throw badRequest(`must be "auto", "none", "required" or {"type": "function", "function": {"name": …}}, got '${v}'`, ["tool_choice"]);
+  if (typeof v === "string")
+    throw badRequest(`must be "auto", "none", "required" or {"type": "function", "function": {"name": …}}, got '${v}'`, ["tool_choice"]);
   const choice = f.need("tool_choice", f.object);
   const fn = choice.need("function", choice.object);
   return { type: "function", function: { name: fn.need("name", fn.string) } };
 }
 
-export function parseChatRequest(body: unknown) {
-  const f = Fields.of(body, []);
-  const common = commonParams(f);
+/** The fields that shape the prompt: what a chat request renders (and POST /apply-template shows). */
+export function chatRequestOf(f: Fields): ChatRequest {
   const tools = f.objects("tools");
   tools?.forEach((t) => {
     const fn = t.need("function", t.object);
@@ -56,7 +55,7 @@ export function parseChatRequest(body: unknown) {
   const choice = toolChoice(f);
   const format = f.object("response_format");
   format?.need("type", format.string);
-  const request: ChatRequest = {
+  return {
     messages: checkMessages(f),
     tools: f.array("tools"),
     tool_choice: choice,
@@ -66,7 +65,23 @@ export function parseChatRequest(body: unknown) {
     reasoning_format: f.string("reasoning_format"),
     reasoning_effort: f.string("reasoning_effort"),
   };
-  return { ...common, request, logprobs: chatLogprobsRequest(f) };
+}
+
+export function parseChatRequest(body: unknown) {
+  const f = Fields.of(body, []);
+  const common = commonParams(f);
+  const request = chatRequestOf(f);
+  const { grammar, jsonSchema } = common.llama;
+  const format = request.response_format?.type;
+  if (grammar !== undefined && (format === "json_object" || format === "json_schema"))
+    throw badRequest("give a grammar or a JSON response_format, not both", ["grammar"]);
+  // llama.cpp's chat layer takes them as llama-server does: the output (past any reasoning) must match
+  return {
+    ...common,
+    request: { ...request, grammar, json_schema: jsonSchema },
+    chatTemplate: f.string("chat_template"),
+    logprobs: chatLogprobsRequest(f),
+  };
 }
 
 function message(o: ChatOutcome) {
@@ -75,20 +90,20 @@ function message(o: ChatOutcome) {
     role: "assistant",
     content: m.content || (m.toolCalls.length ? null : ""),
     ...(m.reasoning ? { reasoning_content: m.reasoning } : {}),
-    ...(m.toolCalls.length ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) } : {}),
+    ...(m.toolCalls.length
+      ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) }
+      : {}),
   };
 }
 
 export async function chatCompletions(ctx: RouteContext): Promise<void> {
   const p = parseChatRequest(await ctx.body());
-  const id = newId("chatcmpl-");
-  const model = ctx.services.model.id;
-  const created = Math.floor(Date.now() / 1000);
-  const pending = p.stream && p.logprobs ? new PendingLogprobs() : undefined;
-  const stream = p.stream ? new ChatChunkWriter(new SseStream(ctx.res), { id, model, created, includeUsage: p.includeUsage, logprobs: pending }) : null;
+  const { stream, ...meta } = openResponse(ctx, p, { idPrefix: "chatcmpl-", logprobs: p.logprobs !== undefined, writer: ChatChunkWriter });
+  const { id, model, created, logprobs: pending } = meta;
   const outcome = await runChat(ctx.services, {
     api: "openai",
     request: p.request,
+    chatTemplate: p.chatTemplate,
     sampling: p.sampling,
     maxTokens: p.maxTokens,
     stop: p.stop,
@@ -110,7 +125,14 @@ export async function chatCompletions(ctx: RouteContext): Promise<void> {
       object: "chat.completion",
       created,
       model,
-      choices: [{ index: 0, message: message(outcome), finish_reason: finishReason, logprobs: outcome.logprobs ? chatLogprobs(outcome.logprobs) : null }],
+      choices: [
+        {
+          index: 0,
+          message: message(outcome),
+          finish_reason: finishReason,
+          logprobs: outcome.logprobs ? chatLogprobs(outcome.logprobs) : null,
+        },
+      ],
       usage: usageOf(outcome.stats),
       timings: timings(outcome.stats),
     },

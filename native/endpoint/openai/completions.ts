@@ -1,16 +1,14 @@
 // POST /v1/completions: a raw prompt, generated from as it is, with no template. This is how a rendered
 // template is tried against the model byte for byte.
-import { newId } from "../chatOutput";
 import { finishOf } from "../chat";
 import { dflashHeaders, timings } from "../dflash";
 import { badRequest } from "../errors";
 import { Fields, wrongType } from "../fields";
 import { generate } from "../generation";
 import { sendJson, type RouteContext } from "../route";
-import { SseStream } from "../sse";
 import { commonParams, usageOf } from "./params";
-import { completionLogprobs, completionLogprobsRequest, PendingLogprobs } from "./logprobs";
-import { CompletionChunkWriter } from "./streaming";
+import { completionLogprobs, completionLogprobsRequest } from "./logprobs";
+import { CompletionChunkWriter, openResponse } from "./streaming";
 
 /** A string, or token ids; OpenAI's lists of several prompts would need several choices. */
 function promptOf(f: Fields): string | number[] {
@@ -18,7 +16,8 @@ function promptOf(f: Fields): string | number[] {
   if (typeof v === "string") return v;
   if (Array.isArray(v) && v.length === 1 && typeof v[0] === "string") return v[0];
   if (Array.isArray(v) && v.length > 0 && v.every((t) => Number.isInteger(t) && t >= 0)) return v as number[];
-  if (Array.isArray(v) && v.length > 1 && v.every((t) => typeof t === "string")) throw badRequest("only one prompt per request is supported", ["prompt"]);
+  if (Array.isArray(v) && v.length > 1 && v.every((t) => typeof t === "string"))
+    throw badRequest("only one prompt per request is supported", ["prompt"]);
   throw wrongType(["prompt"], "a string or an array of token ids", v);
 }
 
@@ -32,12 +31,10 @@ export async function completions(ctx: RouteContext): Promise<void> {
   const logprobs = completionLogprobsRequest(f);
   const { engine, info } = ctx.services.model.ready();
   // a rendered template usually begins with its BOS already: do not add a second one
-  const tokens = typeof prompt === "string" ? await engine.tokenize(prompt, { addSpecial: !(info.bosText && prompt.startsWith(info.bosText)) }) : prompt;
-  const id = newId("cmpl-");
-  const model = ctx.services.model.id;
-  const created = Math.floor(Date.now() / 1000);
-  const pending = p.stream && logprobs ? new PendingLogprobs() : undefined;
-  const stream = p.stream ? new CompletionChunkWriter(new SseStream(ctx.res), { id, model, created, includeUsage: p.includeUsage, logprobs: pending }) : null;
+  const tokens =
+    typeof prompt === "string" ? await engine.tokenize(prompt, { addSpecial: !(info.bosText && prompt.startsWith(info.bosText)) }) : prompt;
+  const { stream, ...meta } = openResponse(ctx, p, { idPrefix: "cmpl-", logprobs: logprobs !== undefined, writer: CompletionChunkWriter });
+  const { id, model, created, logprobs: pending } = meta;
   const result = await generate(engine, ctx.services.queue, tokens, {
     ...p.sampling,
     maxTokens: p.maxTokens,
@@ -45,6 +42,8 @@ export async function completions(ctx: RouteContext): Promise<void> {
     ignoreEos: p.ignoreEos,
     signal: ctx.signal,
     logprobs,
+    grammar: p.llama.grammar,
+    jsonSchema: p.llama.jsonSchema,
     onToken: stream
       ? (e) => {
           if (e.logprobs) pending?.push(e.logprobs);
@@ -64,7 +63,9 @@ export async function completions(ctx: RouteContext): Promise<void> {
       object: "text_completion",
       created,
       model,
-      choices: [{ index: 0, text: result.text, logprobs: result.logprobs ? completionLogprobs(result.logprobs) : null, finish_reason: finish }],
+      choices: [
+        { index: 0, text: result.text, logprobs: result.logprobs ? completionLogprobs(result.logprobs) : null, finish_reason: finish },
+      ],
       usage: usageOf(result.stats),
       timings: timings(result.stats),
     },

@@ -2,7 +2,7 @@
 // response shapes (chat: `{content: [{token, logprob, bytes, top_logprobs}]}`; completions: the legacy
 // `{tokens, token_logprobs, top_logprobs, text_offset}`). The figures are the engine's (TokenLogprobs: the
 // target's distribution before the sampler chain, as llama-server reports by default).
-import type { TokenLogprob, TokenLogprobs } from "../../engine/types";
+import type { TokenLogprob, TokenLogprobs } from "../../engine";
 import { badRequest } from "../errors";
 import type { Fields } from "../fields";
 

@@ -1,7 +1,9 @@
-// The request fields chat completions and completions share: model, streaming, sampling, limits, stops.
-import type { SamplingOptions } from "../../engine/types";
-import { badRequest } from "../errors";
-import type { Fields } from "../fields";
+// The request fields chat completions and completions share: model, streaming, sampling, limits, stops, and
+// llama-server's extensions (llamaParams.ts).
+import type { SamplingOptions } from "../../engine";
+import { badRequest, type FieldPath } from "../errors";
+import { wrongType, type Fields } from "../fields";
+import { llamaParams, refuseUnsupported, type LlamaParams } from "../llamaParams";
 
 export interface CommonParams {
   stream: boolean;
@@ -11,11 +13,47 @@ export interface CommonParams {
   stop: string[];
   /** llama-server's extension: keep generating past end-of-turn tokens. */
   ignoreEos?: boolean;
+  llama: LlamaParams;
+}
+
+/** OpenAI's fields this endpoint does not implement (those that change nothing, like `user`, are accepted). */
+const OPENAI_UNSUPPORTED = {
+  functions: { hint: "use tools" },
+  function_call: { hint: "use tool_choice" },
+  modalities: { accepts: (v: unknown) => Array.isArray(v) && v.every((m) => m === "text"), hint: "the served model writes text only" },
+  audio: { hint: "the served model writes text only" },
+  prediction: {},
+  web_search_options: {},
+};
+
+/** OpenAI's `{"token id": bias}` (-100..100; -100 bans the token) or llama-server's `[[id, bias or false]]`. */
+function logitBias(f: Fields): Record<number, number> | undefined {
+  const v = f.raw("logit_bias");
+  if (v === undefined) return undefined;
+  let pairs: { token: unknown; bias: unknown; at: FieldPath }[];
+  if (Array.isArray(v)) {
+    pairs = v.map((p, i) => {
+      if (!Array.isArray(p) || p.length !== 2) throw wrongType(["logit_bias", i], "a [token id, bias] pair", p);
+      return { token: p[0], bias: p[1], at: ["logit_bias", i] };
+    });
+  } else if (typeof v === "object") {
+    pairs = Object.entries(v as object).map(([k, bias]) => ({ token: /^\d+$/.test(k) ? Number(k) : k, bias, at: ["logit_bias", k] }));
+  } else throw wrongType(["logit_bias"], "an object of token ids to biases", v);
+  const bias: Record<number, number> = {};
+  for (const p of pairs) {
+    if (!Number.isInteger(p.token) || (p.token as number) < 0)
+      throw badRequest(`must be keyed by token ids, got ${JSON.stringify(p.token)}`, p.at);
+    if (p.bias === false || p.bias === -100) bias[p.token as number] = -Infinity;
+    else if (typeof p.bias === "number" && p.bias >= -100 && p.bias <= 100) bias[p.token as number] = p.bias;
+    else throw badRequest(`must be a number from -100 to 100, got ${JSON.stringify(p.bias)}`, p.at);
+  }
+  return bias;
 }
 
 export function commonParams(f: Fields): CommonParams {
   // any name is accepted: one model is served, and clients send their own (clients of other servers, too)
   f.need("model", f.string);
+  refuseUnsupported(f, OPENAI_UNSUPPORTED);
   const n = f.integer("n", 1);
   if (n !== undefined && n !== 1) throw badRequest("only 1 choice per request is supported", ["n"]);
   const stream = f.boolean("stream") ?? false;
@@ -34,10 +72,13 @@ export function commonParams(f: Fields): CommonParams {
       frequencyPenalty: f.number("frequency_penalty", -2, 2),
       presencePenalty: f.number("presence_penalty", -2, 2),
       repeatPenalty: f.number("repeat_penalty", 0),
+      repeatLastN: f.integer("repeat_last_n", -1),
+      logitBias: logitBias(f),
     },
-    maxTokens: f.integer("max_completion_tokens", 1) ?? f.integer("max_tokens", 1),
+    maxTokens: f.integer("max_completion_tokens", 1) ?? f.integer("max_tokens", 1) ?? nPredict(f),
     stop: f.strings("stop") ?? [],
     ignoreEos: f.boolean("ignore_eos"),
+    llama: llamaParams(f),
   };
 }
 
@@ -47,5 +88,12 @@ export const usageOf = (s: { promptTokens: number; generatedTokens: number; cach
   total_tokens: s.promptTokens + s.generatedTokens,
   prompt_tokens_details: { cached_tokens: s.cachedTokens },
 });
+
+/** llama-server's name for max_tokens; -1: as many as the context has room for. */
+function nPredict(f: Fields): number | undefined {
+  const n = f.integer("n_predict", -1);
+  if (n === 0) throw badRequest("must be -1 (no limit) or at least 1: a request here always generates", ["n_predict"]);
+  return n === undefined || n < 0 ? undefined : n;
+}
 
 const nonNegative = (n: number | undefined) => (n === undefined || n < 0 ? undefined : n);

@@ -1,12 +1,13 @@
 // OpenAI's streamed chunks: chat.completion.chunk deltas (role first, then reasoning_content, content and
 // tool_calls as they are parsed), the finish chunk, the usage chunk when stream_options.include_usage
 // asks for it, then `data: [DONE]`. The last chunk before usage carries llama-server style timings.
-import type { GenerateStats } from "../../engine/types";
-import type { MessageDelta } from "../chatOutput";
+import type { GenerateStats } from "../../engine";
+import { newId, type MessageDelta } from "../chatOutput";
 import { dflashHeaders, timings } from "../dflash";
-import type { SseStream } from "../sse";
-import { chatLogprobs, completionLogprobs, type PendingLogprobs } from "./logprobs";
-import { usageOf } from "./params";
+import type { RouteContext } from "../route";
+import { SseStream } from "../sse";
+import { chatLogprobs, completionLogprobs, PendingLogprobs } from "./logprobs";
+import { type CommonParams, usageOf } from "./params";
 
 interface Meta {
   id: string;
@@ -92,4 +93,25 @@ export class CompletionChunkWriter extends ChunkWriter {
   finish(finishReason: string, stats: GenerateStats): void {
     this.end({ index: 0, text: "", logprobs: this.logprobs(), finish_reason: finishReason }, stats);
   }
+}
+
+/**
+ * A response's identity (id, model, created), the same in every chunk and in a whole answer, and for a
+ * stream its chunk writer on the request's keep-alive interval (or the server's), with the logprobs that
+ * wait for the next chunk when the request asked for them.
+ */
+export function openResponse<W extends ChunkWriter>(
+  ctx: RouteContext,
+  p: CommonParams,
+  options: { idPrefix: string; logprobs: boolean; writer: new (sse: SseStream, meta: Meta) => W },
+): Meta & { stream: W | null } {
+  const meta: Meta = {
+    id: newId(options.idPrefix),
+    model: ctx.services.model.id,
+    created: Math.floor(Date.now() / 1000),
+    includeUsage: p.includeUsage,
+    logprobs: p.stream && options.logprobs ? new PendingLogprobs() : undefined,
+  };
+  const sse = () => new SseStream(ctx.res, p.llama.ssePingSeconds ?? ctx.services.config.ssePingSeconds);
+  return { ...meta, stream: p.stream ? new options.writer(sse(), meta) : null };
 }

@@ -2,7 +2,7 @@
 // the differential autoparser's (common/chat-diff-analyzer.cpp, v0.5.0: each compare_variants renders a
 // pair through autoparser::apply_template) and common_chat_templates_support_enable_thinking's. All of
 // them, whichever the analysis would reach: they are a handful of small conversations.
-import { directContext, requestContexts, type ServedTemplate } from "./chatLayerContext";
+import { directContext, requestContexts, type ServedTemplate } from "../../../server/src/analysis";
 
 const FUN_FIRST = "FFF_FIRST_FUN_F";
 const FUN_SECOND = "SSS_SECOND_FUN_S";
@@ -13,7 +13,10 @@ const ASSISTANT_TEXT = "A_ASST_MSG I can help END_A";
 
 const SCHEMA = {
   type: "object",
-  properties: { [ARG_FIRST]: { type: "string", description: "First argument" }, [ARG_SECOND]: { type: "string", description: "Second argument" } },
+  properties: {
+    [ARG_FIRST]: { type: "string", description: "First argument" },
+    [ARG_SECOND]: { type: "string", description: "Second argument" },
+  },
   required: [],
 };
 const TOOLS = [
@@ -33,7 +36,12 @@ const assistant = { role: "assistant", content: ASSISTANT_TEXT };
 const WITH_TOOLS: readonly object[] = [
   assistant,
   { role: "assistant", content: ASSISTANT_TEXT, reasoning_content: THINKING },
-  { role: "assistant", content: null, reasoning_content: THINKING, tool_calls: [call(FUN_FIRST, { [ARG_FIRST]: "VVVV", [ARG_SECOND]: "XXXX" })] },
+  {
+    role: "assistant",
+    content: null,
+    reasoning_content: THINKING,
+    tool_calls: [call(FUN_FIRST, { [ARG_FIRST]: "VVVV", [ARG_SECOND]: "XXXX" })],
+  },
   withCalls(call("test_func", { arg1: "value1" })),
   { role: "assistant", content: "", reasoning_content: THINKING },
   withCalls(call(FUN_FIRST, BOTH_ARGS)),
@@ -70,7 +78,14 @@ export function fixedRenders(t: ServedTemplate, now: Date): FixedRender[] {
   });
   const thinking = requestContexts(
     t,
-    { messages: [{ role: "user", content: "test" }], tools: null, add_generation_prompt: true, continue_final_message: false, enable_thinking: true, chat_template_kwargs: {} },
+    {
+      messages: [{ role: "user", content: "test" }],
+      tools: null,
+      add_generation_prompt: true,
+      continue_final_message: false,
+      enable_thinking: true,
+      chat_template_kwargs: {},
+    },
     now,
   );
   return [

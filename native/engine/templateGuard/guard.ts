@@ -1,28 +1,25 @@
 // llama.cpp's Jinja engine has no limits: a macro that calls itself overflows the stack and kills the
-// process, `range(10000000000)` never returns. So before it is given a template, our port of that engine
-// (the llamacpp dialect, identical on the whole corpus) renders what it would render, under limits: at
-// init the capability probe, the autoparser's conversations and the enable_thinking check (the same for
-// every request, so checked once per template text), and for each request the request's own contexts.
-// Our render is only a check: its output is thrown away and the native render stays the source of the
-// bytes. Errors other than a limit are left to llama.cpp, which raises them in its own words.
-import { probeCaps } from "../../../server/src/analysis/caps/capsProbe";
-import type { Dialect } from "../../../server/src/dialects/dialect";
-import { llamacpp_0_5_0 } from "../../../server/src/dialects/llamacpp-v0.5.0";
+// process, `range(10000000000)` never returns, `divisibleby(0)` raises SIGFPE. So before it is given a
+// template, our port of that engine (the llamacpp dialect, identical on the whole corpus) renders what it
+// would render, under limits: at init the capability probe, the autoparser's conversations and the
+// enable_thinking check (the same for every request, so checked once per template text), and for each
+// request the request's own contexts. Our render is only a check: its output is thrown away and the native
+// render stays the source of the bytes. What the check cannot vouch for is refused (refusals.ts); errors our
+// port models as llama.cpp's own are left to llama.cpp, which raises them in its own words.
+import { probeCaps, requestContexts, type ServedTemplate, type TemplateInputs } from "../../../server/src/analysis";
+import { type Dialect, type Limits, render } from "../../../server/src/interpreter";
+import { llamaServer_0_5_0 } from "../../../server/src/dialects";
 import { TemplateDocument } from "../../../server/src/document";
-import type { Limits } from "../../../server/src/interpreter/limits";
-import { render } from "../../../server/src/interpreter/render";
-import { LineIndex } from "../../../server/src/parser/lineIndex";
-import { EngineError, TemplateLimitError } from "../errors";
-import { requestContexts, type ServedTemplate, type TemplateInputs } from "./chatLayerContext";
+import { LineIndex } from "../../../server/src/parser";
+import { EngineError, TemplateLimitError, TemplateRefusedError } from "../errors";
 import { fixedRenders } from "./fixedRenders";
 import { guardLimits, MAX_INPUT_DEPTH } from "./limits";
 import { deepestPoint, jsonDepth } from "./nesting";
+import { checkFailed, limitRefusal, verdict } from "./refusals";
 import type { ServedTemplates } from "./servedTemplates";
 
 /** llama.cpp's engine as its chat layer feeds it: JSON values as they are (no node-llama-cpp input conversion). */
-const CHAT_LAYER: Dialect = { ...llamacpp_0_5_0, context: undefined };
-
-const LIMIT_NAMES: Record<string, TemplateLimitError["limit"]> = { "limit/steps": "steps", "limit/output": "output", "limit/recursion": "recursion" };
+const CHAT_LAYER: Dialect = llamaServer_0_5_0;
 
 interface Checked {
   doc: TemplateDocument;
@@ -30,39 +27,43 @@ interface Checked {
 }
 
 const isStackOverflow = (e: unknown) => e instanceof RangeError && /call stack/i.test(e.message);
+const isRefusal = (e: unknown): e is TemplateLimitError | TemplateRefusedError =>
+  e instanceof TemplateLimitError || e instanceof TemplateRefusedError;
 
-function refusal(lines: LineIndex, limit: TemplateLimitError["limit"], offset: number, why: string, what: string | null): TemplateLimitError {
-  const p = lines.positionAt(offset);
-  const [line, column] = [p.line + 1, p.character + 1];
-  return new TemplateLimitError(
-    limit,
-    line,
-    column,
-    `chat template exceeds the ${limit === "steps" ? "step" : limit} limit at line ${line}, column ${column}: ${why}${what ? ` (rendering ${what})` : ""}; ` +
-      "llama.cpp's Jinja engine has no limits and would hang or crash on it, so it is not run",
-  );
+/** `run`, with anything it throws other than a refusal or an invalid argument made a refusal: the check failed. */
+function vouching<T>(what: string | null, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (isRefusal(e) || (e instanceof EngineError && e.code === "invalid_argument")) throw e;
+    throw checkFailed(e instanceof Error ? e.message : String(e), what);
+  }
 }
 
-function limitHit(doc: TemplateDocument, e: { code: string; message: string; start: number } | null, what: string): TemplateLimitError | null {
-  const limit = e && LIMIT_NAMES[e.code];
-  return limit ? refusal(doc.lines, limit, e.start, e.message, what) : null;
-}
-
-/** Our render of one context; throws the refusal when it hits a limit. */
+/** Our render of one context; throws the refusal when the guard cannot vouch for how it ended. */
 function check(doc: TemplateDocument, context: Record<string, unknown>, limits: Limits, what: string): void {
-  const hit = limitHit(doc, render(doc, context, { dialect: CHAT_LAYER, limits }).error, what);
-  if (hit) throw hit;
+  const refused = verdict(doc.lines, vouching(what, () => render(doc, context, { dialect: CHAT_LAYER, limits })).error, what);
+  if (refused) throw refused;
 }
 
 /** Input JSON the guard can convert without overflowing its stack; an invalid_argument otherwise. */
 function checkedInput(json: string, what: string): unknown {
   const depth = jsonDepth(json);
-  if (depth > MAX_INPUT_DEPTH) throw new EngineError("invalid_argument", `values in ${what} nest ${depth} levels deep; a chat template is checked against at most ${MAX_INPUT_DEPTH} levels`);
+  if (depth > MAX_INPUT_DEPTH)
+    throw new EngineError(
+      "invalid_argument",
+      `values in ${what} nest ${depth} levels deep; a chat template is checked against at most ${MAX_INPUT_DEPTH} levels`,
+    );
   return JSON.parse(json);
 }
 
 const DOCS_KEPT = 32;
 const docs = new Map<string, TemplateDocument | null>();
+
+/** llama.cpp's parser recurses too, on a stack of its own: past a few thousand levels it crashes. */
+function tooDeep(source: string): TemplateLimitError {
+  return limitRefusal(new LineIndex(source), "nesting", deepestPoint(source), "it nests too deeply to parse", null);
+}
 
 /** The template parsed as llama.cpp parses it; null when it does not parse (llama.cpp reports that itself). */
 function parsed(source: string): TemplateDocument | null {
@@ -70,11 +71,13 @@ function parsed(source: string): TemplateDocument | null {
   if (doc === undefined) {
     try {
       doc = new TemplateDocument(source);
-      if ("error" in CHAT_LAYER.parse!(source)) doc = null;
+      const own = CHAT_LAYER.parse!(source);
+      // Nesting past our parser's limits (parser/nesting.ts) is refused too, not left to llama.cpp.
+      if ("error" in own && own.error.code === "syntax/nesting") throw tooDeep(source);
+      if ("error" in own) doc = null;
     } catch (e) {
       if (!isStackOverflow(e)) throw e;
-      // llama.cpp's parser recurses too, on a stack of its own: past a few thousand levels it crashes
-      throw refusal(new LineIndex(source), "nesting", deepestPoint(source), "it nests too deeply to parse", null);
+      throw tooDeep(source);
     }
     if (docs.size >= DOCS_KEPT) docs.delete(docs.keys().next().value!);
     docs.set(source, doc);
@@ -88,8 +91,8 @@ function checked(source: string | null, tokens: { bos: string; eos: string }): C
   if (doc === null || source === null) return null;
   const probe = probeCaps(doc, CHAT_LAYER, { limits: guardLimits(0) });
   for (const e of probe.errors) {
-    const hit = limitHit(doc, e, `llama.cpp's capability probe ${e.probe}`);
-    if (hit) throw hit;
+    const refused = verdict(doc.lines, e, `llama.cpp's capability probe ${e.probe}`);
+    if (refused) throw refused;
   }
   const served: ServedTemplate = { source, caps: probe.caps, ...tokens };
   for (const r of fixedRenders(served, new Date())) check(doc, r.context, guardLimits(0), r.what);
@@ -97,7 +100,7 @@ function checked(source: string | null, tokens: { bos: string; eos: string }): C
 }
 
 const CACHE_SIZE = 32;
-const cache = new Map<string, TemplateGuard | TemplateLimitError>();
+const cache = new Map<string, TemplateGuard | TemplateLimitError | TemplateRefusedError>();
 
 export class TemplateGuard {
   private constructor(
@@ -106,8 +109,9 @@ export class TemplateGuard {
   ) {}
 
   /**
-   * The checks of these templates that hold for every request; throws TemplateLimitError. Remembered per
-   * text, so a template served again (a reload, /chat/parse with the same source) is not checked again.
+   * The checks of these templates that hold for every request; throws TemplateLimitError or
+   * TemplateRefusedError. Remembered per text, so a template served again (a reload, /chat/parse with the
+   * same source) is not checked again.
    */
   static of(served: ServedTemplates, tokens: { bos: string; eos: string }): TemplateGuard {
     const key = JSON.stringify([served.default, served.toolUse, tokens.bos, tokens.eos]);
@@ -116,31 +120,41 @@ export class TemplateGuard {
       cache.delete(key);
     } else {
       try {
-        const byDefault = checked(served.default, tokens);
+        const byDefault = vouching(null, () => checked(served.default, tokens));
         // a tool_use variant that does not parse is ignored by llama.cpp
-        r = new TemplateGuard(byDefault, checked(served.toolUse, tokens));
+        r = new TemplateGuard(
+          byDefault,
+          vouching(null, () => checked(served.toolUse, tokens)),
+        );
       } catch (e) {
-        if (!(e instanceof TemplateLimitError)) throw e;
+        if (!isRefusal(e)) throw e;
         r = e;
       }
       if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     }
     cache.set(key, r);
-    if (r instanceof TemplateLimitError) throw r;
+    if (isRefusal(r)) throw r;
     return r;
   }
 
-  /** Renders what llama.cpp will render for this request (ChatTemplates::template_inputs); throws TemplateLimitError. */
+  /** Renders what llama.cpp will render for this request (ChatTemplates::template_inputs); throws TemplateLimitError or TemplateRefusedError. */
   checkRequest(inputsJson: string): void {
     const inputs = checkedInput(inputsJson, "the request") as TemplateInputs;
     const t = inputs.tools && this.withTools ? this.withTools : this.byDefault;
     if (!t) return;
-    for (const context of requestContexts(t.served, inputs, new Date()) ?? []) check(t.doc, context, guardLimits(inputsJson.length), "the request");
+    for (const context of requestContexts(t.served, inputs, new Date()) ?? [])
+      check(t.doc, context, guardLimits(inputsJson.length), "the request");
   }
 }
 
-/** renderTemplate's check: the template with these variables (as JSON); throws TemplateLimitError. */
+/** renderTemplate's check: the template with these variables (as JSON); throws TemplateLimitError or TemplateRefusedError. */
 export function checkRender(source: string, variablesJson: string): void {
-  const doc = parsed(source);
-  if (doc) check(doc, checkedInput(variablesJson, "the template variables") as Record<string, unknown>, guardLimits(variablesJson.length), "the template variables");
+  const doc = vouching(null, () => parsed(source));
+  if (doc)
+    check(
+      doc,
+      checkedInput(variablesJson, "the template variables") as Record<string, unknown>,
+      guardLimits(variablesJson.length),
+      "the template variables",
+    );
 }

@@ -72,7 +72,7 @@ private:
 using JsFn = std::function<void(Napi::Env)>;
 
 // Set by shutdown(), at process exit: workers then stop touching N-API.
-std::atomic<bool> g_exiting{ false };
+std::atomic<bool> g_exiting{false};
 
 // Runs closures on the JS thread, from any thread. Lives for one request.
 class JsQueue {
@@ -103,10 +103,10 @@ private:
 // A promise settled on the JS thread from a worker thread, with the JS object that started it kept alive.
 struct Pending {
     Napi::Promise::Deferred deferred;
-    Napi::ObjectReference   keep;
-    JsQueue                 queue;
-    Napi::FunctionReference callback;      // progress or token callback, when given
-    Napi::ObjectReference   callback_error;  // what the callback threw
+    Napi::ObjectReference keep;
+    JsQueue queue;
+    Napi::FunctionReference callback;  // progress or token callback, when given
+    Napi::ObjectReference callback_error;  // what the callback threw
 
     Pending(Napi::Env env, Napi::Object owner, Napi::Value callback_value, const char * name)
         : deferred(Napi::Promise::Deferred::New(env)), keep(Napi::Persistent(owner)), queue(env, name) {
@@ -215,7 +215,7 @@ struct EngineState {
     std::mutex mutex;
     std::shared_ptr<cts::Engine> engine;
     bool loading = false;
-    bool closed  = false;
+    bool closed = false;
     std::set<std::shared_ptr<std::atomic<bool>>> aborts;  // of queued and running generations
     Worker worker;
 
@@ -232,7 +232,8 @@ struct EngineState {
 
     void abort_all() {
         std::lock_guard<std::mutex> lock(mutex);
-        for (const auto & a : aborts) a->store(true);
+        for (const auto & a : aborts)
+            a->store(true);
     }
 
     void shutdown() {
@@ -242,8 +243,10 @@ struct EngineState {
 
     std::shared_ptr<cts::Engine> get(Napi::Env env) {
         std::lock_guard<std::mutex> lock(mutex);
-        if (closed) throw Napi::Error::New(env, "the engine is closed");
-        if (!engine) throw Napi::Error::New(env, loading ? "the engine is still loading" : "the engine is not loaded");
+        if (closed)
+            throw Napi::Error::New(env, "the engine is closed");
+        if (!engine)
+            throw Napi::Error::New(env, loading ? "the engine is still loading" : "the engine is not loaded");
         return engine;
     }
 };
@@ -253,12 +256,13 @@ public:
     static Napi::FunctionReference constructor;
 
     static void init(Napi::Env env, Napi::Object exports) {
-        Napi::Function cls = DefineClass(env, "ChatTemplates", {
-            InstanceMethod("apply", &ChatTemplatesHandle::apply),
-            InstanceMethod("templateInputs", &ChatTemplatesHandle::template_inputs),
-            InstanceMethod("caps", &ChatTemplatesHandle::caps),
-            InstanceMethod("source", &ChatTemplatesHandle::source),
-        });
+        Napi::Function cls = DefineClass(env, "ChatTemplates",
+                                         {
+                                             InstanceMethod("apply", &ChatTemplatesHandle::apply),
+                                             InstanceMethod("templateInputs", &ChatTemplatesHandle::template_inputs),
+                                             InstanceMethod("caps", &ChatTemplatesHandle::caps),
+                                             InstanceMethod("source", &ChatTemplatesHandle::source),
+                                         });
         constructor = Napi::Persistent(cls);
         exports.Set("ChatTemplates", cls);
     }
@@ -273,12 +277,14 @@ public:
 
 private:
     std::shared_ptr<cts::ChatTemplates> get(Napi::Env env) {
-        if (!templates_) throw Napi::Error::New(env, "create chat templates with createChatTemplates() or engine.chatTemplates()");
+        if (!templates_)
+            throw Napi::Error::New(env, "create chat templates with createChatTemplates() or engine.chatTemplates()");
         return templates_;
     }
 
     Napi::Value apply(const Napi::CallbackInfo & info) {
-        if (!info[0].IsString()) throw Napi::TypeError::New(info.Env(), "apply(requestJson: string)");
+        if (!info[0].IsString())
+            throw Napi::TypeError::New(info.Env(), "apply(requestJson: string)");
         auto t = get(info.Env());
         const std::string request = info[0].As<Napi::String>().Utf8Value();
         return PromiseWorker<cts::ChatPrompt>::start(
@@ -288,7 +294,8 @@ private:
 
     // templateInputs(requestJson: string): Promise<string>, the JSON apply() hands the chat layer
     Napi::Value template_inputs(const Napi::CallbackInfo & info) {
-        if (!info[0].IsString()) throw Napi::TypeError::New(info.Env(), "templateInputs(requestJson: string)");
+        if (!info[0].IsString())
+            throw Napi::TypeError::New(info.Env(), "templateInputs(requestJson: string)");
         auto t = get(info.Env());
         const std::string request = info[0].As<Napi::String>().Utf8Value();
         return PromiseWorker<std::string>::start(
@@ -310,22 +317,84 @@ private:
 
 Napi::FunctionReference ChatTemplatesHandle::constructor;
 
+// One streamed chat completion's parse (cts::ChatOutputStream): the text goes in as it is generated and
+// only the deltas come back; its parser stays loaded between calls.
+class ChatOutputStreamHandle : public Napi::ObjectWrap<ChatOutputStreamHandle> {
+public:
+    static Napi::FunctionReference constructor;
+
+    static void init(Napi::Env env, Napi::Object exports) {
+        Napi::Function cls = DefineClass(env, "ChatOutputStream",
+                                         {
+                                             InstanceMethod("append", &ChatOutputStreamHandle::append),
+                                             InstanceMethod("finish", &ChatOutputStreamHandle::finish),
+                                         });
+        constructor = Napi::Persistent(cls);
+        exports.Set("ChatOutputStream", cls);
+    }
+
+    static Napi::Object wrap(Napi::Env env, std::shared_ptr<cts::ChatOutputStream> s) {
+        Napi::Object o = constructor.New({});
+        Unwrap(o)->stream_ = std::move(s);
+        return o;
+    }
+
+    explicit ChatOutputStreamHandle(const Napi::CallbackInfo & info) : Napi::ObjectWrap<ChatOutputStreamHandle>(info) {}
+
+private:
+    std::shared_ptr<cts::ChatOutputStream> get(Napi::Env env) {
+        if (!stream_)
+            throw Napi::Error::New(env, "create a chat output stream with createChatOutputStream()");
+        return stream_;
+    }
+
+    // append(text: string): Promise<MessageDelta[]>
+    Napi::Value append(const Napi::CallbackInfo & info) {
+        if (!info[0].IsString())
+            throw Napi::TypeError::New(info.Env(), "append(text: string)");
+        auto s = get(info.Env());
+        const std::string text = info[0].As<Napi::String>().Utf8Value();
+        return PromiseWorker<std::vector<cts::MessageDelta>>::start(
+            info.Env(), [s, text] { return s->append(text); },
+            [](Napi::Env env, const std::vector<cts::MessageDelta> & d) -> Napi::Value { return to_js(env, d); });
+    }
+
+    // finish(fullText: string, complete: boolean): Promise<MessageDelta[]>
+    Napi::Value finish(const Napi::CallbackInfo & info) {
+        if (!info[0].IsString())
+            throw Napi::TypeError::New(info.Env(), "finish(fullText: string, complete: boolean)");
+        auto s = get(info.Env());
+        const std::string text = info[0].As<Napi::String>().Utf8Value();
+        const bool complete = info[1].ToBoolean();
+        return PromiseWorker<std::vector<cts::MessageDelta>>::start(
+            info.Env(), [s, text, complete] { return s->finish(text, complete); },
+            [](Napi::Env env, const std::vector<cts::MessageDelta> & d) -> Napi::Value { return to_js(env, d); });
+    }
+
+    std::shared_ptr<cts::ChatOutputStream> stream_;
+};
+
+Napi::FunctionReference ChatOutputStreamHandle::constructor;
+
 class EngineHandle : public Napi::ObjectWrap<EngineHandle> {
 public:
     static void init(Napi::Env env, Napi::Object exports) {
-        exports.Set("Engine", DefineClass(env, "Engine", {
-            InstanceMethod("load", &EngineHandle::load),
-            InstanceMethod("info", &EngineHandle::info),
-            InstanceMethod("promptCache", &EngineHandle::prompt_cache),
-            InstanceMethod("tokenize", &EngineHandle::tokenize),
-            InstanceMethod("detokenize", &EngineHandle::detokenize),
-            InstanceMethod("chatTemplates", &EngineHandle::chat_templates),
-            InstanceMethod("generate", &EngineHandle::generate),
-            InstanceMethod("close", &EngineHandle::close),
-        }));
+        exports.Set("Engine", DefineClass(env, "Engine",
+                                          {
+                                              InstanceMethod("load", &EngineHandle::load),
+                                              InstanceMethod("info", &EngineHandle::info),
+                                              InstanceMethod("promptCache", &EngineHandle::prompt_cache),
+                                              InstanceMethod("tokenize", &EngineHandle::tokenize),
+                                              InstanceMethod("detokenize", &EngineHandle::detokenize),
+                                              InstanceMethod("tokenPieces", &EngineHandle::token_pieces),
+                                              InstanceMethod("chatTemplates", &EngineHandle::chat_templates),
+                                              InstanceMethod("generate", &EngineHandle::generate),
+                                              InstanceMethod("close", &EngineHandle::close),
+                                          }));
     }
 
-    explicit EngineHandle(const Napi::CallbackInfo & info) : Napi::ObjectWrap<EngineHandle>(info), state_(std::make_shared<EngineState>()) {}
+    explicit EngineHandle(const Napi::CallbackInfo & info)
+        : Napi::ObjectWrap<EngineHandle>(info), state_(std::make_shared<EngineState>()) {}
 
     // Joins the worker here, on the JS thread: a job finishing on the worker must never drop the last
     // reference to the state, whose destructor would then join its own thread.
@@ -335,11 +404,13 @@ private:
     // load(params, onProgress?: (stage, progress) => void): Promise<void>
     Napi::Value load(const Napi::CallbackInfo & info) {
         Napi::Env env = info.Env();
-        if (!info[0].IsObject()) throw Napi::TypeError::New(env, "load(params: object, onProgress?)");
+        if (!info[0].IsObject())
+            throw Napi::TypeError::New(env, "load(params: object, onProgress?)");
         const cts::LoadParams params = load_params(info[0].As<Napi::Object>());
         {
             std::lock_guard<std::mutex> lock(state_->mutex);
-            if (state_->engine || state_->loading || state_->closed) throw Napi::Error::New(env, "an engine loads once");
+            if (state_->engine || state_->loading || state_->closed)
+                throw Napi::Error::New(env, "an engine loads once");
             state_->loading = true;
         }
         auto * pending = new Pending(env, info.This().As<Napi::Object>(), info[1], "cts.load");
@@ -348,22 +419,25 @@ private:
         state_->worker.post([state, params, pending] {
             auto progress = [pending](const std::string & stage, float p) {
                 pending->queue.call([pending, stage, p](Napi::Env env) {
-                    pending->invoke(env, { Napi::String::New(env, stage), Napi::Number::New(env, p) });
+                    pending->invoke(env, {Napi::String::New(env, stage), Napi::Number::New(env, p)});
                 });
             };
-            run_pending<bool>(pending, [&] {
-                struct Loaded {
-                    EngineState & s;
-                    std::shared_ptr<cts::Engine> engine;
-                    ~Loaded() {
-                        std::lock_guard<std::mutex> lock(s.mutex);
-                        s.loading = false;
-                        s.engine  = std::move(engine);
-                    }
-                } loaded{ *state, nullptr };
-                loaded.engine = cts::Engine::load(params, progress);
-                return true;
-            }, [](Napi::Env env, const bool &) -> Napi::Value { return env.Undefined(); });
+            run_pending<bool>(
+                pending,
+                [&] {
+                    struct Loaded {
+                        EngineState & s;
+                        std::shared_ptr<cts::Engine> engine;
+                        ~Loaded() {
+                            std::lock_guard<std::mutex> lock(s.mutex);
+                            s.loading = false;
+                            s.engine = std::move(engine);
+                        }
+                    } loaded{*state, nullptr};
+                    loaded.engine = cts::Engine::load(params, progress);
+                    return true;
+                },
+                [](Napi::Env env, const bool &) -> Napi::Value { return env.Undefined(); });
         });
         return promise;
     }
@@ -375,7 +449,8 @@ private:
 
     // tokenize(text, addSpecial, parseSpecial): Promise<Int32Array>
     Napi::Value tokenize(const Napi::CallbackInfo & info) {
-        if (!info[0].IsString()) throw Napi::TypeError::New(info.Env(), "tokenize(text: string, addSpecial: boolean, parseSpecial: boolean)");
+        if (!info[0].IsString())
+            throw Napi::TypeError::New(info.Env(), "tokenize(text: string, addSpecial: boolean, parseSpecial: boolean)");
         auto engine = state_->get(info.Env());
         const std::string text = info[0].As<Napi::String>().Utf8Value();
         const bool add_special = info[1].ToBoolean(), parse_special = info[2].ToBoolean();
@@ -394,9 +469,25 @@ private:
             [](Napi::Env env, const std::string & s) -> Napi::Value { return Napi::String::New(env, s); });
     }
 
+    // tokenPieces(tokens): Promise<Uint8Array[]>, each token's bytes
+    Napi::Value token_pieces(const Napi::CallbackInfo & info) {
+        auto engine = state_->get(info.Env());
+        const std::vector<int32_t> tokens = token_array(info[0], "tokens");
+        return PromiseWorker<std::vector<std::string>>::start(
+            info.Env(), [engine, tokens] { return engine->token_pieces(tokens); },
+            [](Napi::Env env, const std::vector<std::string> & pieces) -> Napi::Value {
+                auto a = Napi::Array::New(env, pieces.size());
+                for (size_t i = 0; i < pieces.size(); i++) {
+                    a.Set((uint32_t)i, Napi::Buffer<char>::Copy(env, pieces[i].data(), pieces[i].size()));
+                }
+                return a;
+            });
+    }
+
     // chatTemplates(overrideSource: string): Promise<ChatTemplates>; "" uses the model's own template
     Napi::Value chat_templates(const Napi::CallbackInfo & info) {
-        if (!info[0].IsString()) throw Napi::TypeError::New(info.Env(), "chatTemplates(overrideSource: string)");
+        if (!info[0].IsString())
+            throw Napi::TypeError::New(info.Env(), "chatTemplates(overrideSource: string)");
         auto engine = state_->get(info.Env());
         const std::string source = info[0].As<Napi::String>().Utf8Value();
         return PromiseWorker<std::shared_ptr<cts::ChatTemplates>>::start(
@@ -408,7 +499,8 @@ private:
     // params.aborted starts it aborted
     Napi::Value generate(const Napi::CallbackInfo & info) {
         Napi::Env env = info.Env();
-        if (!info[0].IsObject()) throw Napi::TypeError::New(env, "generate(params: object, onToken?)");
+        if (!info[0].IsObject())
+            throw Napi::TypeError::New(env, "generate(params: object, onToken?)");
         const cts::GenerateParams params = generate_params(info[0].As<Napi::Object>());
         std::shared_ptr<cts::Engine> engine = state_->get(env);
         // a caller whose signal is already aborted must not race the worker to set the flag
@@ -428,9 +520,10 @@ private:
             // tokens queue up while the JS thread is busy and are delivered in one call per wake-up,
             // so a fast DFlash step (many tokens at once) costs one cross-thread hop, not one per token
             struct Queued {
-                int32_t     token;
+                int32_t token;
                 std::string text;
                 std::optional<cts::TokenLogprobs> logprobs;  // the event's pointer does not outlive the call
+                int cached_tokens;
             };
             struct Outbox {
                 std::mutex mutex;
@@ -438,11 +531,14 @@ private:
             };
             auto outbox = std::make_shared<Outbox>();
             auto on_token = [pending, abort, outbox, streaming](const cts::TokenEvent & ev) {
-                if (!streaming) return;
+                if (!streaming)
+                    return;
                 {
                     std::lock_guard<std::mutex> lock(outbox->mutex);
-                    outbox->events.push_back({ ev.token, ev.text, ev.logprobs ? std::make_optional(*ev.logprobs) : std::nullopt });
-                    if (outbox->events.size() > 1) return;  // a delivery is already scheduled
+                    outbox->events.push_back(
+                        {ev.token, ev.text, ev.logprobs ? std::make_optional(*ev.logprobs) : std::nullopt, ev.cached_tokens});
+                    if (outbox->events.size() > 1)
+                        return;  // a delivery is already scheduled
                 }
                 pending->queue.call([pending, abort, outbox](Napi::Env env) {
                     std::vector<Queued> events;
@@ -452,16 +548,18 @@ private:
                     }
                     for (const auto & e : events) {
                         Napi::Value token = e.token < 0 ? env.Null() : Napi::Number::New(env, e.token);
-                        Napi::Value logprobs = e.logprobs ? (Napi::Value) to_js(env, *e.logprobs) : env.Undefined();
-                        if (pending->invoke(env, { token, Napi::String::New(env, e.text), logprobs })) {
+                        Napi::Value logprobs = e.logprobs ? (Napi::Value)to_js(env, *e.logprobs) : env.Undefined();
+                        if (pending->invoke(env,
+                                            {token, Napi::String::New(env, e.text), logprobs, Napi::Number::New(env, e.cached_tokens)})) {
                             abort->store(true);
                             return;
                         }
                     }
                 });
             };
-            run_pending<cts::GenerateResult>(pending, [&] { return engine->generate(params, on_token, *abort); },
-                                             [](Napi::Env env, const cts::GenerateResult & r) -> Napi::Value { return to_js(env, r); });
+            run_pending<cts::GenerateResult>(
+                pending, [&] { return engine->generate(params, on_token, *abort); },
+                [](Napi::Env env, const cts::GenerateResult & r) -> Napi::Value { return to_js(env, r); });
             std::lock_guard<std::mutex> lock(state->mutex);
             state->aborts.erase(abort);
         });
@@ -480,11 +578,14 @@ private:
         auto * pending = new Pending(env, info.This().As<Napi::Object>(), env.Undefined(), "cts.close");
         auto promise = pending->deferred.Promise();
         state->worker.post([state, pending] {
-            run_pending<bool>(pending, [&] {
-                std::lock_guard<std::mutex> lock(state->mutex);
-                state->engine.reset();
-                return true;
-            }, [](Napi::Env env, const bool &) -> Napi::Value { return env.Undefined(); });
+            run_pending<bool>(
+                pending,
+                [&] {
+                    std::lock_guard<std::mutex> lock(state->mutex);
+                    state->engine.reset();
+                    return true;
+                },
+                [](Napi::Env env, const bool &) -> Napi::Value { return env.Undefined(); });
         });
         return promise;
     }
@@ -498,7 +599,8 @@ void stop_all_engines() {
         std::lock_guard<std::mutex> lock(g_states_mutex);
         states.assign(g_states.begin(), g_states.end());
     }
-    for (auto * s : states) s->shutdown();
+    for (auto * s : states)
+        s->shutdown();
 }
 
 // shutdown(): aborts every generation and joins every worker, for the process's 'exit' event. It must
@@ -512,15 +614,22 @@ Napi::Value shutdown(const Napi::CallbackInfo & info) {
 
 // init(libDirs: string[], verbose: boolean): loads the ggml backends of those folders, once per process
 Napi::Value init_backend(const Napi::CallbackInfo & info) {
-    if (!info[0].IsArray()) throw Napi::TypeError::New(info.Env(), "init(libDirs: string[], verbose: boolean)");
+    if (!info[0].IsArray())
+        throw Napi::TypeError::New(info.Env(), "init(libDirs: string[], verbose: boolean)");
     std::vector<std::string> dirs;
     const auto a = info[0].As<Napi::Array>();
     for (uint32_t i = 0; i < a.Length(); i++) {
-        if (!a.Get(i).IsString()) throw Napi::TypeError::New(info.Env(), "init(libDirs: string[], verbose: boolean)");
+        if (!a.Get(i).IsString())
+            throw Napi::TypeError::New(info.Env(), "init(libDirs: string[], verbose: boolean)");
         dirs.push_back(a.Get(i).As<Napi::String>().Utf8Value());
     }
     cts::backend_init(dirs, info[1].ToBoolean());
     return info.Env().Undefined();
+}
+
+// llamaBuild(): "b<number>-<commit>" of the llama.cpp this process runs on
+Napi::Value llama_build(const Napi::CallbackInfo & info) {
+    return Napi::String::New(info.Env(), cts::llama_build());
 }
 
 Napi::Value devices(const Napi::CallbackInfo & info) {
@@ -533,9 +642,9 @@ Napi::Value devices(const Napi::CallbackInfo & info) {
         d.Set("description", list[i].description);
         d.Set("type", list[i].type);
         d.Set("backend", list[i].backend);
-        d.Set("memoryTotal", (double) list[i].memory_total);
-        d.Set("memoryFree", (double) list[i].memory_free);
-        a.Set((uint32_t) i, d);
+        d.Set("memoryTotal", (double)list[i].memory_total);
+        d.Set("memoryFree", (double)list[i].memory_free);
+        a.Set((uint32_t)i, d);
     }
     return a;
 }
@@ -565,9 +674,22 @@ Napi::Value parse_chat_output(const Napi::CallbackInfo & info) {
         [](Napi::Env env, const cts::ParsedMessage & m) -> Napi::Value { return to_js(env, m); });
 }
 
+// createChatOutputStream(chatPrompt): Promise<ChatOutputStream>
+Napi::Value create_chat_output_stream(const Napi::CallbackInfo & info) {
+    if (!info[0].IsObject())
+        throw Napi::TypeError::New(info.Env(), "createChatOutputStream(chatPrompt: object)");
+    const cts::ChatPrompt prompt = chat_prompt(info[0].As<Napi::Object>());
+    return PromiseWorker<std::shared_ptr<cts::ChatOutputStream>>::start(
+        info.Env(), [prompt] { return std::make_shared<cts::ChatOutputStream>(prompt); },
+        [](Napi::Env env, const std::shared_ptr<cts::ChatOutputStream> & s) -> Napi::Value {
+            return ChatOutputStreamHandle::wrap(env, s);
+        });
+}
+
 // renderJinja(source, contextJson): Promise<string>
 Napi::Value render_jinja(const Napi::CallbackInfo & info) {
-    if (!info[0].IsString() || !info[1].IsString()) throw Napi::TypeError::New(info.Env(), "renderJinja(source: string, contextJson: string)");
+    if (!info[0].IsString() || !info[1].IsString())
+        throw Napi::TypeError::New(info.Env(), "renderJinja(source: string, contextJson: string)");
     const std::string source = info[0].As<Napi::String>().Utf8Value(), context = info[1].As<Napi::String>().Utf8Value();
     return PromiseWorker<std::string>::start(
         info.Env(), [source, context] { return cts::render_jinja(source, context); },
@@ -577,10 +699,13 @@ Napi::Value render_jinja(const Napi::CallbackInfo & info) {
 Napi::Object init_module(Napi::Env env, Napi::Object exports) {
     EngineHandle::init(env, exports);
     ChatTemplatesHandle::init(env, exports);
+    ChatOutputStreamHandle::init(env, exports);
     exports.Set("init", Napi::Function::New(env, init_backend));
     exports.Set("devices", Napi::Function::New(env, devices));
+    exports.Set("llamaBuild", Napi::Function::New(env, llama_build));
     exports.Set("createChatTemplates", Napi::Function::New(env, create_chat_templates));
     exports.Set("parseChatOutput", Napi::Function::New(env, parse_chat_output));
+    exports.Set("createChatOutputStream", Napi::Function::New(env, create_chat_output_stream));
     exports.Set("renderJinja", Napi::Function::New(env, render_jinja));
     exports.Set("shutdown", Napi::Function::New(env, shutdown));
     // a worker thread's environment ending: stop its engines' threads (the main thread's exit goes through
@@ -593,6 +718,8 @@ Napi::Object init_module(Napi::Env env, Napi::Object exports) {
 
 }  // namespace cts_addon
 
-static Napi::Object init_addon(Napi::Env env, Napi::Object exports) { return cts_addon::init_module(env, exports); }
+static Napi::Object init_addon(Napi::Env env, Napi::Object exports) {
+    return cts_addon::init_module(env, exports);
+}
 
 NODE_API_MODULE(cts_engine, init_addon)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "chat_layer.h"
+#include "chat_output.h"
 #include "engine.h"
 #include "errors.h"
 
@@ -10,9 +11,9 @@
 
 namespace cts_addon {
 
-cts::LoadParams     load_params(const Napi::Object & o);
+cts::LoadParams load_params(const Napi::Object & o);
 cts::GenerateParams generate_params(const Napi::Object & o);
-cts::ChatPrompt     chat_prompt(const Napi::Object & o);
+cts::ChatPrompt chat_prompt(const Napi::Object & o);
 std::vector<int32_t> token_array(const Napi::Value & v, const char * what);
 
 Napi::Object to_js(Napi::Env env, const cts::ModelInfo & info);
@@ -21,6 +22,7 @@ Napi::Object to_js(Napi::Env env, const cts::PromptCacheInfo & c);
 Napi::Object to_js(Napi::Env env, const cts::TokenLogprobs & l);
 Napi::Object to_js(Napi::Env env, const cts::ChatPrompt & p);
 Napi::Object to_js(Napi::Env env, const cts::ParsedMessage & m);
+Napi::Array to_js(Napi::Env env, const std::vector<cts::MessageDelta> & deltas);
 Napi::Object to_js(Napi::Env env, const std::map<std::string, bool> & caps);
 Napi::Int32Array to_js(Napi::Env env, const std::vector<int32_t> & tokens);
 

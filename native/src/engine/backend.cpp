@@ -1,5 +1,7 @@
 #include "backend.h"
 
+#include "build-info.h"
+
 #include "logging.h"
 
 #include "ggml-backend.h"
@@ -25,19 +27,31 @@ std::vector<DeviceInfo> backend_devices() {
     for (size_t i = 0; i < ggml_backend_dev_count(); i++) {
         ggml_backend_dev_t dev = ggml_backend_dev_get(i);
         DeviceInfo d;
-        d.name        = ggml_backend_dev_name(dev);
+        d.name = ggml_backend_dev_name(dev);
         d.description = ggml_backend_dev_description(dev);
-        d.backend     = ggml_backend_reg_name(ggml_backend_dev_backend_reg(dev));
+        d.backend = ggml_backend_reg_name(ggml_backend_dev_backend_reg(dev));
         switch (ggml_backend_dev_type(dev)) {
-            case GGML_BACKEND_DEVICE_TYPE_CPU:   d.type = "cpu"; break;
-            case GGML_BACKEND_DEVICE_TYPE_GPU:   d.type = "gpu"; break;
-            case GGML_BACKEND_DEVICE_TYPE_IGPU:  d.type = "igpu"; break;
-            default:                             d.type = "accel"; break;
+            case GGML_BACKEND_DEVICE_TYPE_CPU:
+                d.type = "cpu";
+                break;
+            case GGML_BACKEND_DEVICE_TYPE_GPU:
+                d.type = "gpu";
+                break;
+            case GGML_BACKEND_DEVICE_TYPE_IGPU:
+                d.type = "igpu";
+                break;
+            default:
+                d.type = "accel";
+                break;
         }
         ggml_backend_dev_memory(dev, &d.memory_free, &d.memory_total);
         out.push_back(d);
     }
     return out;
+}
+
+std::string llama_build() {
+    return "b" + std::to_string(llama_build_number()) + "-" + llama_commit();
 }
 
 }  // namespace cts

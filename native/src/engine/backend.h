@@ -15,7 +15,7 @@ struct DeviceInfo {
     std::string type;  // "cpu", "gpu", "igpu", "accel"
     std::string backend;
     size_t memory_total = 0;
-    size_t memory_free  = 0;
+    size_t memory_free = 0;
 };
 
 // Loads the backends in each folder (none for a static build) and initializes llama.cpp. Idempotent: the
@@ -23,5 +23,8 @@ struct DeviceInfo {
 void backend_init(const std::vector<std::string> & lib_dirs, bool verbose);
 
 std::vector<DeviceInfo> backend_devices();
+
+// The llama.cpp build this process runs on ("b<number>-<commit>"), as llama-server's /props reports it.
+std::string llama_build();
 
 }  // namespace cts

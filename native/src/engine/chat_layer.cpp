@@ -1,5 +1,6 @@
 #include "chat_layer.h"
 
+#include "chat_output.h"
 #include "errors.h"
 #include "forced_tool_call.h"
 
@@ -18,15 +19,21 @@ namespace {
 
 const char * trigger_type_name(common_grammar_trigger_type t) {
     switch (t) {
-        case COMMON_GRAMMAR_TRIGGER_TYPE_TOKEN:        return "token";
-        case COMMON_GRAMMAR_TRIGGER_TYPE_WORD:         return "word";
-        case COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN:      return "pattern";
-        case COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN_FULL: return "pattern_full";
+        case COMMON_GRAMMAR_TRIGGER_TYPE_TOKEN:
+            return "token";
+        case COMMON_GRAMMAR_TRIGGER_TYPE_WORD:
+            return "word";
+        case COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN:
+            return "pattern";
+        case COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN_FULL:
+            return "pattern_full";
     }
     return "word";
 }
 
-[[noreturn]] void bad_request(const std::string & why) { throw EngineError(ErrorCode::InvalidArgument, why); }
+[[noreturn]] void bad_request(const std::string & why) {
+    throw EngineError(ErrorCode::InvalidArgument, why);
+}
 
 // obj[key] as a string or boolean, `def` when absent or null; common_json's own type error names neither
 // the field nor the type wanted.
@@ -41,14 +48,6 @@ T field(const common_json & obj, const std::string & key, T def, const std::stri
         bad_request("'" + where + key + "' must be " + (is_bool ? "a boolean" : "a string"));
     }
     return v.get<T>();
-}
-
-common_reasoning_format reasoning_format_named(const std::string & name) {
-    try {
-        return common_reasoning_format_from_name(name);
-    } catch (const std::runtime_error &) {
-        bad_request("reasoning_format must be \"none\", \"auto\", \"deepseek\" or \"deepseek-legacy\", got \"" + name + "\"");
-    }
 }
 
 // Why template text does not parse, in llama.cpp's words: its lexer and parser exceptions carry the
@@ -77,15 +76,17 @@ common_chat_tool_choice resolve_tool_choice(const common_json & body, common_jso
         }
         return common_chat_tool_choice_parse_oaicompat(s);
     }
-    const std::string name = choice.is_object() && choice.contains("function") ? field<std::string>(choice.at("function"), "name", "", "tool_choice.function.")
-                                                                               : std::string();
+    const std::string name = choice.is_object() && choice.contains("function")
+                                 ? field<std::string>(choice.at("function"), "name", "", "tool_choice.function.")
+                                 : std::string();
     if (name.empty()) {
         bad_request("tool_choice object must be {\"type\": \"function\", \"function\": {\"name\": NAME}}");
     }
     common_json kept = common_json::array();
     for (size_t i = 0; tools.is_array() && i < tools.size(); i++) {
         const common_json & t = tools.at(i);
-        if (t.contains("function") && field<std::string>(t.at("function"), "name", "", "tools[" + std::to_string(i) + "].function.") == name) {
+        if (t.contains("function") &&
+            field<std::string>(t.at("function"), "name", "", "tools[" + std::to_string(i) + "].function.") == name) {
             kept.push_back(t);
         }
     }
@@ -124,7 +125,8 @@ void check_messages(const common_json & messages) {
             bad_request("messages[" + std::to_string(i) + "].content must be a string or an array");
         }
         for (size_t j = 0; j < content.size(); j++) {
-            if (field<std::string>(content.at(j), "type", "", "messages[" + std::to_string(i) + "].content[" + std::to_string(j) + "].") != "text") {
+            if (field<std::string>(content.at(j), "type", "", "messages[" + std::to_string(i) + "].content[" + std::to_string(j) + "].") !=
+                "text") {
                 bad_request("messages[" + std::to_string(i) + "].content[" + std::to_string(j) + "]: only text parts are supported");
             }
         }
@@ -133,7 +135,8 @@ void check_messages(const common_json & messages) {
 
 }  // namespace
 
-ChatTemplates::ChatTemplates(const llama_model * model, const std::string & override_source, const std::string & bos, const std::string & eos)
+ChatTemplates::ChatTemplates(const llama_model * model, const std::string & override_source, const std::string & bos,
+                             const std::string & eos)
     : model_(model), override_(override_source), bos_(bos), eos_(eos), tmpls_(nullptr, common_chat_templates_free) {
     init();
 }
@@ -178,7 +181,7 @@ std::string ChatTemplates::source() {
 
 struct ChatTemplates::Request {
     common_chat_templates_inputs inputs;
-    std::string                  reasoning_format;
+    std::string reasoning_format;
 };
 
 bool ChatTemplates::supports_thinking() {
@@ -236,19 +239,20 @@ ChatTemplates::Request ChatTemplates::request(const std::string & request_json) 
     common_chat_templates_inputs inputs;
     try {
         inputs.messages = common_chat_msgs_parse_oaicompat(messages);
-        inputs.tools    = tools.is_array() ? common_chat_tools_parse_oaicompat(tools) : std::vector<common_chat_tool>();
+        inputs.tools = tools.is_array() ? common_chat_tools_parse_oaicompat(tools) : std::vector<common_chat_tool>();
     } catch (const EngineError &) {
         throw;
     } catch (const std::exception & e) {
         bad_request(e.what());
     }
-    inputs.tool_choice           = tool_choice;
-    inputs.json_schema           = json_schema.is_null() ? "" : json_schema.dump(-1);
-    inputs.grammar               = grammar;
-    inputs.parallel_tool_calls   = field(body, "parallel_tool_calls", caps.at("supports_parallel_tool_calls"));
+    inputs.tool_choice = tool_choice;
+    inputs.json_schema = json_schema.is_null() ? "" : json_schema.dump(-1);
+    inputs.grammar = grammar;
+    inputs.parallel_tool_calls = field(body, "parallel_tool_calls", caps.at("supports_parallel_tool_calls"));
     inputs.add_generation_prompt = field(body, "add_generation_prompt", true);
-    inputs.continue_final_message = body.contains("continue_final_message") ? common_chat_continuation_parse(body.at("continue_final_message"))
-                                                                          : COMMON_CHAT_CONTINUATION_NONE;
+    inputs.continue_final_message = body.contains("continue_final_message")
+                                        ? common_chat_continuation_parse(body.at("continue_final_message"))
+                                        : COMMON_CHAT_CONTINUATION_NONE;
     // llama-server's default --prefill-assistant: a trailing assistant message is continued, not closed
     if (inputs.continue_final_message == COMMON_CHAT_CONTINUATION_NONE && !inputs.messages.empty() &&
         inputs.messages.back().role == "assistant") {
@@ -256,7 +260,7 @@ ChatTemplates::Request ChatTemplates::request(const std::string & request_json) 
             bad_request("cannot have 2 or more assistant messages at the end of the list");
         }
         inputs.continue_final_message = COMMON_CHAT_CONTINUATION_AUTO;
-        inputs.add_generation_prompt  = false;
+        inputs.add_generation_prompt = false;
     }
     if (inputs.continue_final_message != COMMON_CHAT_CONTINUATION_NONE && inputs.add_generation_prompt) {
         bad_request("cannot set both add_generation_prompt and continue_final_message");
@@ -300,7 +304,7 @@ ChatTemplates::Request ChatTemplates::request(const std::string & request_json) 
             inputs.chat_template_kwargs["reasoning_effort"] = common_json::make(effort).dump(-1);
         }
     }
-    return { inputs, reasoning_format };
+    return {inputs, reasoning_format};
 }
 
 std::string ChatTemplates::template_inputs(const std::string & request_json) {
@@ -315,12 +319,12 @@ std::string ChatTemplates::template_inputs(const std::string & request_json) {
         kwargs[item.first] = common_json::parse(item.second);
     }
     common_json out = common_json::object();
-    out["messages"]               = messages;
-    out["tools"]                  = common_chat_tools_to_json_oaicompat(inputs.tools);
-    out["add_generation_prompt"]  = inputs.add_generation_prompt;
+    out["messages"] = messages;
+    out["tools"] = common_chat_tools_to_json_oaicompat(inputs.tools);
+    out["add_generation_prompt"] = inputs.add_generation_prompt;
     out["continue_final_message"] = inputs.continue_final_message != COMMON_CHAT_CONTINUATION_NONE;
-    out["enable_thinking"]        = inputs.enable_thinking;
-    out["chat_template_kwargs"]   = kwargs;
+    out["enable_thinking"] = inputs.enable_thinking;
+    out["chat_template_kwargs"] = kwargs;
     return out.dump_safe();
 }
 
@@ -340,71 +344,51 @@ ChatPrompt ChatTemplates::apply(const std::string & request_json) {
     }
 
     ChatPrompt out;
-    out.prompt            = params.prompt;
-    out.format_id         = (int) params.format;
-    out.format            = common_chat_format_name(params.format);
-    out.grammar           = params.grammar;
-    out.grammar_lazy      = params.grammar_lazy;
-    out.preserved_tokens  = params.preserved_tokens;
-    out.additional_stops  = params.additional_stops;
+    out.prompt = params.prompt;
+    out.format_id = (int)params.format;
+    out.format = common_chat_format_name(params.format);
+    // llama-server samples under the request's own grammar when the chat layer builds none (it refuses one
+    // beside tools or a schema above): the grammar covers the whole output, reasoning included
+    out.grammar = params.grammar.empty() ? inputs.grammar : params.grammar;
+    out.grammar_lazy = params.grammar.empty() ? false : params.grammar_lazy;
+    out.preserved_tokens = params.preserved_tokens;
+    out.additional_stops = params.additional_stops;
     out.generation_prompt = params.generation_prompt;
-    out.parser            = params.parser;
-    out.reasoning_format  = reasoning_format;
-    out.is_continuation   = inputs.continue_final_message != COMMON_CHAT_CONTINUATION_NONE;
+    out.parser = params.parser;
+    out.reasoning_format = reasoning_format;
+    out.is_continuation = inputs.continue_final_message != COMMON_CHAT_CONTINUATION_NONE;
     out.supports_thinking = params.supports_thinking;
     out.thinking_start_tag = params.thinking_start_tag;
-    out.thinking_end_tags  = params.thinking_end_tags;
+    out.thinking_end_tags = params.thinking_end_tags;
     for (const auto & t : params.grammar_triggers) {
-        out.grammar_triggers.push_back({ trigger_type_name(t.type), t.value });
+        out.grammar_triggers.push_back({trigger_type_name(t.type), t.value});
     }
     if (!out.grammar.empty()) {
         const bool tool_grammar = !inputs.tools.empty() && inputs.tool_choice != COMMON_CHAT_TOOL_CHOICE_NONE;
         out.grammar_kind = tool_grammar ? "tool_calls" : !inputs.json_schema.empty() ? "output_format" : "user";
         if (tool_grammar && inputs.tool_choice == COMMON_CHAT_TOOL_CHOICE_REQUIRED && !out.grammar_lazy) {
-            // reasoning goes too when thinking is off, unless the generation prompt already opened it
-            const bool opened = !params.thinking_start_tag.empty() && params.generation_prompt.find(params.thinking_start_tag) != std::string::npos;
-            out.grammar = forced_call_grammar(out.grammar, params.parser, inputs.enable_thinking || opened);
-        }
-    }
-    return out;
-}
-
-ParsedMessage parse_chat_output(const std::string & text, bool is_partial, const ChatPrompt & prompt) {
-    common_chat_parser_params params;
-    params.format            = (common_chat_format) prompt.format_id;
-    params.generation_prompt = prompt.generation_prompt;
-    params.reasoning_format  = reasoning_format_named(prompt.reasoning_format.empty() ? "deepseek" : prompt.reasoning_format);
-    params.is_continuation   = prompt.is_continuation;
-    try {
-        if (!prompt.parser.empty()) {
-            params.parser.load(prompt.parser);
-        }
-    } catch (const std::exception & e) {
-        throw EngineError(ErrorCode::InvalidArgument, std::string("chat parser state is not valid: ") + e.what());
-    }
-    common_chat_msg msg;
-    try {
-        msg = common_chat_parse(text, is_partial, params);
-        if (prompt.is_continuation) {
-            // generation_prompt ends with the prefilled text, so the parser reads it as the start of the
-            // message. llama-server streams a continuation as deltas from the parse of no output
-            // (task_result_state, echo off): the prefill is the client's own text, not the model's.
-            const auto written = common_chat_msg_diff::compute_diffs(common_chat_parse("", true, params), msg);
-            msg.content.clear();
-            msg.reasoning_content.clear();
-            for (const auto & d : written) {
-                msg.content += d.content_delta;
-                msg.reasoning_content += d.reasoning_content_delta;
+            ForcedReasoning reasoning;
+            reasoning.keep = inputs.enable_thinking;
+            const size_t start =
+                params.thinking_start_tag.empty() ? std::string::npos : params.generation_prompt.rfind(params.thinking_start_tag);
+            if (!inputs.enable_thinking && start != std::string::npos) {
+                // up to its end tag where the prompt also closed it (Qwen3.5's `<think>\n\n</think>` with thinking off)
+                std::string text = params.generation_prompt.substr(start + params.thinking_start_tag.size());
+                for (const auto & end : params.thinking_end_tags) {
+                    if (!end.empty()) {
+                        text = text.substr(0, text.find(end));
+                    }
+                }
+                reasoning.opened = true;
+                reasoning.opened_text = text;
+                reasoning.end_tags = params.thinking_end_tags;
             }
+            std::map<std::string, common_json> schemas;
+            for (const auto & tool : inputs.tools) {
+                schemas[tool.name] = common_json::parse_no_throw(tool.parameters);
+            }
+            out.grammar = forced_call_grammar(out.grammar, params.parser, reasoning, schemas);
         }
-    } catch (const std::exception & e) {
-        throw EngineError(ErrorCode::Template, std::string("model output does not parse: ") + e.what());
-    }
-    ParsedMessage out;
-    out.content           = msg.content;
-    out.reasoning_content = msg.reasoning_content;
-    for (const auto & tc : msg.tool_calls) {
-        out.tool_calls.push_back({ tc.name, tc.arguments, tc.id });
     }
     return out;
 }
@@ -416,8 +400,8 @@ std::string render_jinja(const std::string & source, const std::string & context
     }
     try {
         jinja::lexer lexer;
-        const auto   tokens  = lexer.tokenize(source);
-        jinja::program prog  = jinja::parse_from_tokens(tokens);
+        const auto tokens = lexer.tokenize(source);
+        jinja::program prog = jinja::parse_from_tokens(tokens);
         jinja::context ctx(tokens.source);
         jinja::global_from_json(ctx, vars, true);
         jinja::runtime runtime(ctx);

@@ -24,18 +24,18 @@ struct GrammarTrigger {
 struct ChatPrompt {
     std::string prompt;
     std::string format;  // common_chat_format_name
-    int         format_id = 0;
+    int format_id = 0;
     std::string grammar;
     std::string grammar_kind;  // "tool_calls", "output_format", "user" or "" (none)
-    bool        grammar_lazy = false;
+    bool grammar_lazy = false;
     std::vector<GrammarTrigger> grammar_triggers;
-    std::vector<std::string>    preserved_tokens;
-    std::vector<std::string>    additional_stops;
+    std::vector<std::string> preserved_tokens;
+    std::vector<std::string> additional_stops;
     std::string generation_prompt;
-    std::string parser;  // serialized PEG parser for parse_chat_output
+    std::string parser;  // serialized PEG parser (chat_output.h)
     std::string reasoning_format;
-    bool        is_continuation   = false;
-    bool        supports_thinking = false;
+    bool is_continuation = false;
+    bool supports_thinking = false;
     std::string thinking_start_tag;
     std::vector<std::string> thinking_end_tags;
 };
@@ -88,8 +88,6 @@ private:
     // common_chat_templates_support_enable_thinking renders a fixed conversation: the same answer every time
     std::optional<bool> thinking_;
 };
-
-ParsedMessage parse_chat_output(const std::string & text, bool is_partial, const ChatPrompt & prompt);
 
 // Renders template text with a JSON object of variables through llama.cpp's Jinja engine (common/jinja).
 std::string render_jinja(const std::string & source, const std::string & context_json);

@@ -12,11 +12,11 @@ namespace cts {
 enum class ErrorCode {
     InvalidArgument,  // a request the caller can fix
     FileNotFound,
-    InvalidModel,     // unreadable, corrupt or unsupported GGUF
-    ModelMismatch,    // a draft that cannot serve this target
+    InvalidModel,  // unreadable, corrupt or unsupported GGUF
+    ModelMismatch,  // a draft that cannot serve this target
     ContextOverflow,  // prompt + max_tokens > context size; checked before any decoding
-    Template,         // the chat template failed to parse or render
-    Decode,           // llama.cpp failed while decoding
+    Template,  // the chat template failed to parse or render
+    Decode,  // llama.cpp failed while decoding
 };
 
 const char * error_code_name(ErrorCode code);

@@ -56,9 +56,13 @@ void log_install(bool verbose) {
     }
 }
 
-LogCapture::LogCapture() : outer(t_capture) { t_capture = this; }
+LogCapture::LogCapture() : outer(t_capture) {
+    t_capture = this;
+}
 
-LogCapture::~LogCapture() { t_capture = outer; }
+LogCapture::~LogCapture() {
+    t_capture = outer;
+}
 
 std::string LogCapture::summary() const {
     const auto & list = errors.empty() ? warnings : errors;

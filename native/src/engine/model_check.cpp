@@ -27,15 +27,17 @@ uint32_t get_u32(gguf_context * ctx, const std::string & path, const std::string
         invalid(path, "missing metadata '" + key + "'");
     }
     switch (gguf_get_kv_type(ctx, id)) {
-        case GGUF_TYPE_UINT32: return gguf_get_val_u32(ctx, id);
+        case GGUF_TYPE_UINT32:
+            return gguf_get_val_u32(ctx, id);
         case GGUF_TYPE_INT32: {
             const int32_t v = gguf_get_val_i32(ctx, id);
             if (v < 0) {
                 invalid(path, "metadata '" + key + "' is negative");
             }
-            return (uint32_t) v;
+            return (uint32_t)v;
         }
-        default: invalid(path, "metadata '" + key + "' has type " + gguf_type_name(gguf_get_kv_type(ctx, id)) + ", expected uint32");
+        default:
+            invalid(path, "metadata '" + key + "' has type " + gguf_type_name(gguf_get_kv_type(ctx, id)) + ", expected uint32");
     }
 }
 
@@ -58,15 +60,15 @@ GgufSummary inspect_model(const std::string & path, const char * role) {
         throw EngineError(ErrorCode::FileNotFound, std::string(role) + " model not found: " + path);
     }
     LogCapture log;
-    std::unique_ptr<gguf_context, GgufFree> ctx(gguf_init_from_file(path.c_str(), { /*no_alloc*/ true, /*ctx*/ nullptr }));
+    std::unique_ptr<gguf_context, GgufFree> ctx(gguf_init_from_file(path.c_str(), {/*no_alloc*/ true, /*ctx*/ nullptr}));
     if (!ctx) {
         const std::string why = log.summary();
         invalid(path, "not a readable GGUF file" + (why.empty() ? std::string() : " (" + why + ")"));
     }
     GgufSummary s;
-    s.path    = path;
-    s.arch    = get_str(ctx.get(), path, "general.architecture");
-    s.n_embd  = get_u32(ctx.get(), path, s.arch + ".embedding_length");
+    s.path = path;
+    s.arch = get_str(ctx.get(), path, "general.architecture");
+    s.n_embd = get_u32(ctx.get(), path, s.arch + ".embedding_length");
     s.n_layer = get_u32(ctx.get(), path, s.arch + ".block_count");
     if (s.n_embd == 0) {
         invalid(path, s.arch + ".embedding_length is 0");
@@ -92,14 +94,18 @@ GgufSummary inspect_model(const std::string & path, const char * role) {
             gguf_get_arr_n(ctx.get(), tl) == 0) {
             invalid(path, "DFlash draft without dflash.target_layers");
         }
-        const auto * ids = (const int32_t *) gguf_get_arr_data(ctx.get(), tl);
+        const auto * ids = (const int32_t *)gguf_get_arr_data(ctx.get(), tl);
         s.target_layers.assign(ids, ids + gguf_get_arr_n(ctx.get(), tl));
         s.block_size = gguf_find_key(ctx.get(), "dflash.block_size") >= 0 ? get_u32(ctx.get(), path, "dflash.block_size") : 16;
         if (s.block_size < 2) {
             invalid(path, "dflash.block_size must be at least 2");
         }
+        s.sliding_window = gguf_find_key(ctx.get(), "dflash.attention.sliding_window") >= 0
+                               ? get_u32(ctx.get(), path, "dflash.attention.sliding_window")
+                               : 0;
+        s.window_pattern = gguf_find_key(ctx.get(), "dflash.attention.sliding_window_pattern") >= 0;
         s.mask_id = gguf_find_key(ctx.get(), "tokenizer.ggml.mask_token_id") >= 0
-                        ? (int64_t) get_u32(ctx.get(), path, "tokenizer.ggml.mask_token_id")
+                        ? (int64_t)get_u32(ctx.get(), path, "tokenizer.ggml.mask_token_id")
                         : -1;
     }
     return s;
@@ -120,19 +126,21 @@ void check_draft_pair(const GgufSummary & target, const GgufSummary & draft) {
         mismatch("draft n_embd " + std::to_string(draft.n_embd) + " != target n_embd " + std::to_string(target.n_embd));
     }
     for (int32_t id : draft.target_layers) {
-        if (id < 0 || (uint32_t) id >= target.n_layer) {
-            mismatch("dflash.target_layers names layer " + std::to_string(id) + " but the target has " + std::to_string(target.n_layer) + " layers");
+        if (id < 0 || (uint32_t)id >= target.n_layer) {
+            mismatch("dflash.target_layers names layer " + std::to_string(id) + " but the target has " + std::to_string(target.n_layer) +
+                     " layers");
         }
     }
     if (draft.tokens.size() != target.tokens.size()) {
-        mismatch("tokenizer differs: draft has " + std::to_string(draft.tokens.size()) + " tokens, target " + std::to_string(target.tokens.size()));
+        mismatch("tokenizer differs: draft has " + std::to_string(draft.tokens.size()) + " tokens, target " +
+                 std::to_string(target.tokens.size()));
     }
     for (size_t i = 0; i < draft.tokens.size(); i++) {
         if (draft.tokens[i] != target.tokens[i]) {
             mismatch("tokenizer differs at token " + std::to_string(i) + ": '" + draft.tokens[i] + "' vs '" + target.tokens[i] + "'");
         }
     }
-    if (draft.mask_id < 0 || (size_t) draft.mask_id >= draft.tokens.size()) {
+    if (draft.mask_id < 0 || (size_t)draft.mask_id >= draft.tokens.size()) {
         mismatch("the draft has no valid tokenizer.ggml.mask_token_id");
     }
 }

@@ -12,13 +12,15 @@ namespace cts {
 struct GgufSummary {
     std::string path;
     std::string arch;
-    uint32_t    n_embd  = 0;
-    uint32_t    n_layer = 0;
+    uint32_t n_embd = 0;
+    uint32_t n_layer = 0;
     std::vector<std::string> tokens;
     // dflash drafts only
     std::vector<int32_t> target_layers;
     uint32_t block_size = 0;
-    int64_t  mask_id    = -1;
+    int64_t mask_id = -1;
+    uint32_t sliding_window = 0;  // 0: the draft attends to every position
+    bool window_pattern = false;  // it has dflash.attention.sliding_window_pattern (which layers are windowed)
 };
 
 // role is "target" or "draft", used in messages. Throws EngineError (file_not_found, invalid_model).

@@ -56,7 +56,8 @@ void PromptCache::save(llama_context * ctx, llama_context * ctx_dft, const std::
             }
         }
     }
-    const size_t size = llama_state_seq_get_size(ctx, 0) + (ctx_dft != nullptr && draft_valid > 0 ? llama_state_seq_get_size(ctx_dft, 0) : 0);
+    const size_t size =
+        llama_state_seq_get_size(ctx, 0) + (ctx_dft != nullptr && draft_valid > 0 ? llama_state_seq_get_size(ctx_dft, 0) : 0);
     if (size > budget_) {
         return;  // bigger than the whole budget: not worth the copy
     }
@@ -64,7 +65,7 @@ void PromptCache::save(llama_context * ctx, llama_context * ctx_dft, const std::
     e.tokens = live;
     e.target = copy_sequence(ctx);
     if (ctx_dft != nullptr && draft_valid > 0) {
-        e.draft       = copy_sequence(ctx_dft);
+        e.draft = copy_sequence(ctx_dft);
         e.draft_valid = e.draft.empty() ? 0 : draft_valid;
     }
     e.last_used_ms = now_ms();
@@ -93,13 +94,13 @@ size_t PromptCache::prepare(llama_context * ctx, llama_context * ctx_dft, std::v
     std::optional<Entry> best;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        auto   best_it  = entries_.end();
+        auto best_it = entries_.end();
         size_t best_len = kept;
         for (auto it = entries_.begin(); it != entries_.end(); ++it) {
             const size_t n = common_prefix(it->tokens, prompt);
             if (n > best_len) {
                 best_len = n;
-                best_it  = it;
+                best_it = it;
             }
         }
         if (best_it != entries_.end()) {
@@ -117,7 +118,7 @@ size_t PromptCache::prepare(llama_context * ctx, llama_context * ctx_dft, std::v
         return 0;
     }
     const bool target_ok = restore_sequence(ctx, best->target);
-    const bool draft_ok  = ctx_dft == nullptr || best->draft.empty() ? true : restore_sequence(ctx_dft, best->draft);
+    const bool draft_ok = ctx_dft == nullptr || best->draft.empty() ? true : restore_sequence(ctx_dft, best->draft);
     if (!target_ok || !draft_ok) {
         // the context is cleared: the request decodes its whole prompt
         live.clear();
@@ -131,7 +132,7 @@ size_t PromptCache::prepare(llama_context * ctx, llama_context * ctx_dft, std::v
     if (ctx_dft != nullptr && best->draft.empty()) {
         llama_memory_seq_rm(llama_get_memory(ctx_dft), 0, -1, -1);
     }
-    live        = std::move(best->tokens);
+    live = std::move(best->tokens);
     draft_valid = std::min(best->draft_valid, live.size());
     return common_prefix(live, prompt);
 }
@@ -139,11 +140,11 @@ size_t PromptCache::prepare(llama_context * ctx, llama_context * ctx_dft, std::v
 PromptCacheInfo PromptCache::info() const {
     std::lock_guard<std::mutex> lock(mutex_);
     PromptCacheInfo out;
-    out.live_tokens  = live_tokens_;
+    out.live_tokens = live_tokens_;
     out.budget_bytes = budget_;
-    out.used_bytes   = used_;
+    out.used_bytes = used_;
     for (const auto & e : entries_) {
-        out.entries.push_back({ e.tokens.size(), e.draft_valid, e.bytes(), e.last_used_ms });
+        out.entries.push_back({e.tokens.size(), e.draft_valid, e.bytes(), e.last_used_ms});
     }
     return out;
 }

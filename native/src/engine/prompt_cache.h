@@ -18,16 +18,16 @@ struct llama_context;
 namespace cts {
 
 struct PromptCacheEntryInfo {
-    size_t  tokens       = 0;
-    size_t  draft_tokens = 0;  // of them, those whose target features are in the draft's saved cache
-    size_t  bytes        = 0;
+    size_t tokens = 0;
+    size_t draft_tokens = 0;  // of them, those whose target features are in the draft's saved cache
+    size_t bytes = 0;
     int64_t last_used_ms = 0;  // Unix time
 };
 
 struct PromptCacheInfo {
-    size_t live_tokens  = 0;  // in the context (as of the last request's end)
+    size_t live_tokens = 0;  // in the context (as of the last request's end)
     size_t budget_bytes = 0;
-    size_t used_bytes   = 0;
+    size_t used_bytes = 0;
     std::vector<PromptCacheEntryInfo> entries;  // most recently used first
 };
 
@@ -52,7 +52,7 @@ private:
     struct Entry {
         std::vector<int32_t> tokens;
         std::vector<uint8_t> target, draft;
-        size_t  draft_valid  = 0;
+        size_t draft_valid = 0;
         int64_t last_used_ms = 0;
         size_t bytes() const { return target.size() + draft.size(); }
     };
@@ -62,7 +62,7 @@ private:
     mutable std::mutex mutex_;  // guards entries_ (and used_) against info()
     size_t budget_;
     size_t used_ = 0;
-    std::atomic<size_t> live_tokens_{ 0 };
+    std::atomic<size_t> live_tokens_{0};
     std::list<Entry> entries_;  // most recently used first
 };
 

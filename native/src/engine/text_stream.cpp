@@ -51,7 +51,7 @@ std::string TextStream::push(const std::string & piece) {
     size_t first = std::string::npos;
     for (const auto & s : stops_) {
         const size_t from = before >= s.size() ? before - s.size() + 1 : 0;
-        const size_t at   = text_.find(s, from);
+        const size_t at = text_.find(s, from);
         if (at != std::string::npos && (first == std::string::npos || at < first)) {
             first = at;
             stop_ = s;

@@ -25,7 +25,7 @@ public:
 private:
     std::vector<std::string> stops_;
     std::string text_;
-    size_t      released_ = 0;
+    size_t released_ = 0;
     std::string stop_;
 };
 

@@ -15,13 +15,13 @@ struct llama_vocab;
 namespace cts {
 
 struct TokenLogprob {
-    int32_t     token = -1;
+    int32_t token = -1;
     std::string piece;  // the token's bytes (may be part of a UTF-8 character)
-    float       logprob = 0;
+    float logprob = 0;
 };
 
 struct TokenLogprobs {
-    TokenLogprob              chosen;
+    TokenLogprob chosen;
     std::vector<TokenLogprob> top;  // most likely first
 };
 

@@ -17,31 +17,35 @@ std::string last_dlerror() {
 
 // loadGlobal(path): null, or the dlopen error. Symbols become visible to libraries loaded later.
 Napi::Value load_global(const Napi::CallbackInfo & info) {
-    if (!info[0].IsString()) throw Napi::TypeError::New(info.Env(), "loadGlobal(path: string)");
+    if (!info[0].IsString())
+        throw Napi::TypeError::New(info.Env(), "loadGlobal(path: string)");
     const std::string path = info[0].As<Napi::String>().Utf8Value();
-    if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) return Napi::String::New(info.Env(), last_dlerror());
+    if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr)
+        return Napi::String::New(info.Env(), last_dlerror());
     return info.Env().Null();
 }
 
 // tryLoad(path): null when the library and all its dependencies resolve, else the dlopen error. Nothing
 // stays loaded: a failed dlopen unloads what it pulled in, a successful one is closed again.
 Napi::Value try_load(const Napi::CallbackInfo & info) {
-    if (!info[0].IsString()) throw Napi::TypeError::New(info.Env(), "tryLoad(path: string)");
+    if (!info[0].IsString())
+        throw Napi::TypeError::New(info.Env(), "tryLoad(path: string)");
     const std::string path = info[0].As<Napi::String>().Utf8Value();
     void * h = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
-    if (h == nullptr) return Napi::String::New(info.Env(), last_dlerror());
+    if (h == nullptr)
+        return Napi::String::New(info.Env(), last_dlerror());
     dlclose(h);
     return info.Env().Null();
 }
 
 // The CUDA driver API, resolved at run time so the addon needs no CUDA headers or libraries.
-using cu_init_t        = int (*)(unsigned);
-using cu_count_t       = int (*)(int *);
-using cu_get_t         = int (*)(int *, int);
-using cu_name_t        = int (*)(char *, int, int);
-using cu_mem_t         = int (*)(size_t *, int);
-using cu_attr_t        = int (*)(int *, int, int);
-using cu_version_t     = int (*)(int *);
+using cu_init_t = int (*)(unsigned);
+using cu_count_t = int (*)(int *);
+using cu_get_t = int (*)(int *, int);
+using cu_name_t = int (*)(char *, int, int);
+using cu_mem_t = int (*)(size_t *, int);
+using cu_attr_t = int (*)(int *, int, int);
+using cu_version_t = int (*)(int *);
 constexpr int CU_ATTR_CC_MAJOR = 75;
 constexpr int CU_ATTR_CC_MINOR = 76;
 
@@ -55,13 +59,13 @@ Napi::Value probe_cuda(const Napi::CallbackInfo & info) {
         out.Set("error", "no NVIDIA driver: " + last_dlerror());
         return out;
     }
-    auto init    = (cu_init_t) dlsym(lib, "cuInit");
-    auto count   = (cu_count_t) dlsym(lib, "cuDeviceGetCount");
-    auto get     = (cu_get_t) dlsym(lib, "cuDeviceGet");
-    auto name    = (cu_name_t) dlsym(lib, "cuDeviceGetName");
-    auto mem     = (cu_mem_t) dlsym(lib, "cuDeviceTotalMem_v2");
-    auto attr    = (cu_attr_t) dlsym(lib, "cuDeviceGetAttribute");
-    auto version = (cu_version_t) dlsym(lib, "cuDriverGetVersion");
+    auto init = (cu_init_t)dlsym(lib, "cuInit");
+    auto count = (cu_count_t)dlsym(lib, "cuDeviceGetCount");
+    auto get = (cu_get_t)dlsym(lib, "cuDeviceGet");
+    auto name = (cu_name_t)dlsym(lib, "cuDeviceGetName");
+    auto mem = (cu_mem_t)dlsym(lib, "cuDeviceTotalMem_v2");
+    auto attr = (cu_attr_t)dlsym(lib, "cuDeviceGetAttribute");
+    auto version = (cu_version_t)dlsym(lib, "cuDriverGetVersion");
     out.Set("driver", true);
     int n = 0, v = 0;
     if (!init || !count || !get || !name || !mem || !attr || !version) {
@@ -86,8 +90,8 @@ Napi::Value probe_cuda(const Napi::CallbackInfo & info) {
         auto d = Napi::Object::New(env);
         d.Set("name", buf);
         d.Set("computeCapability", std::to_string(major) + "." + std::to_string(minor));
-        d.Set("memory", (double) bytes);
-        devices.Set((uint32_t) i, d);
+        d.Set("memory", (double)bytes);
+        devices.Set((uint32_t)i, d);
     }
     out.Set("devices", devices);
     // the driver stays loaded: unloading it after cuInit is not supported, and CUDA will use it anyway

@@ -1,11 +1,9 @@
 // Where two renders of the same template first differ, and why, in words. Both engines walk the
 // same AST, so their output chunks (each tagged with the node that wrote it) line up until the
 // first node that writes something else — or writes nothing where the other writes something.
-import type { Dialect } from "../dialects/dialect";
-import type { TemplateDocument } from "../document";
-import type { RenderResult } from "../interpreter/render";
-import type * as A from "../parser/ast";
-import { ENGINE_LABELS } from "../types";
+import type { Dialect, RenderResult } from "../interpreter";
+import { ENGINE_LABELS, type TemplateDocument } from "../document";
+import type * as A from "../parser";
 import { nodeAt } from "./nodeIndex";
 import { printed } from "./sampleRender";
 

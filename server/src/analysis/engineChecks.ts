@@ -2,14 +2,13 @@
 // engine that cannot compile the template at all (each render would fail at the same refusal,
 // which the static rule already reports) — and, for llama.cpp, its capability probe. None for a
 // template with syntax errors: engines' own parsers would only restate them.
-import type { Dialect } from "../dialects/dialect";
-import { dialectFor } from "../dialects/index";
-import type { TemplateDocument } from "../document";
-import type { EngineId } from "../types";
+import type { Dialect } from "../interpreter";
+import { dialectFor } from "../dialects";
+import type { EngineId, TemplateDocument } from "../document";
 import { probeFindings } from "./caps/probeFindings";
 import { mergeFindings, type Finding } from "./finding";
 import { scenarioFindings } from "./scenarioChecks";
-import type { Scenario } from "./scenarios";
+import type { Scenario } from "../interpreter";
 import { staticFindings } from "./staticChecks";
 
 /** Every engine is measured against Python Jinja2 as HF transformers runs it. */
@@ -35,7 +34,12 @@ const scenarioSetIds = new WeakMap<readonly Scenario[], number>();
 let nextScenarioSetId = 0;
 
 /** The findings, computed once per (document, engines, scenarios, options): diagnostics, code actions and fixes share them. */
-export function engineFindings(doc: TemplateDocument, engines: readonly Dialect[], scenarios: readonly Scenario[], options: EngineCheckOptions): Finding[] {
+export function engineFindings(
+  doc: TemplateDocument,
+  engines: readonly Dialect[],
+  scenarios: readonly Scenario[],
+  options: EngineCheckOptions,
+): Finding[] {
   if (!scenarioSetIds.has(scenarios)) scenarioSetIds.set(scenarios, nextScenarioSetId++);
   const key = `${engines.map((e) => e.engine).join(",")}:${scenarioSetIds.get(scenarios)}:${options.nullToolsProbe}`;
   let byKey = cache.get(doc);
@@ -45,7 +49,12 @@ export function engineFindings(doc: TemplateDocument, engines: readonly Dialect[
   return found;
 }
 
-function computeFindings(doc: TemplateDocument, engines: readonly Dialect[], scenarios: readonly Scenario[], options: EngineCheckOptions): Finding[] {
+function computeFindings(
+  doc: TemplateDocument,
+  engines: readonly Dialect[],
+  scenarios: readonly Scenario[],
+  options: EngineCheckOptions,
+): Finding[] {
   if (doc.problems.some((p) => p.severity === "error")) return [];
   const reference = referenceDialect();
   const out: Finding[] = [];

@@ -3,12 +3,13 @@
 // in each engine's dialect (once per dialect, see sampleRender.ts) instead of keeping a list of
 // what each engine lacks: the answer comes from the dialect, which the conformance tests hold to
 // the real engine.
-import type { Dialect } from "../dialects/dialect";
+import type { Dialect } from "../interpreter";
 import { sampleRender } from "./sampleRender";
 import { operand, type Use } from "./valueUses";
 
 /** What the engine does with a sample that works in the reference. */
-export type Verdict = { effect: "throws"; message: string; sample: string } | { effect: "differs"; engineOut: string; referenceOut: string; sample: string };
+export type Verdict =
+  { effect: "throws"; message: string; sample: string } | { effect: "differs"; engineOut: string; referenceOut: string; sample: string };
 
 /** A sample, optionally spelled differently for the reference (see filterSamples). */
 export type Sample = string | { reference: string; engine: string };

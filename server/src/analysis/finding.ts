@@ -1,7 +1,7 @@
 // What an engine check found, before it becomes a diagnostic: the scenarios it was seen in are kept
 // apart from the message, so findings from several scenarios merge into one diagnostic and the
 // corpus test can count the (template, scenario) pairs that were flagged.
-import type { Diagnostic, EngineId, Severity, Span } from "../types";
+import type { Diagnostic, EngineId, Severity, Span } from "../document";
 
 export interface Finding extends Span {
   engine: EngineId;

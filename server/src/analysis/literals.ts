@@ -1,6 +1,6 @@
 // Literal expressions: parts of a template that mean the same wherever they are copied, so a
 // sample template can reuse them as written.
-import type * as A from "../parser/ast";
+import type * as A from "../parser";
 
 export function isLiteral(e: A.Expr): boolean {
   switch (e.kind) {

@@ -3,8 +3,8 @@
 // (the loop a name comes from, …). Ranges rather than ids, because an engine with its own parser
 // (llama.cpp's dialect reshapes the tree) numbers its nodes its own way.
 import type { TemplateDocument } from "../document";
-import type * as A from "../parser/ast";
-import { walk } from "../interpreter/walk";
+import type * as A from "../parser";
+import { walk } from "../parser";
 
 interface Indexed {
   node: A.Node;

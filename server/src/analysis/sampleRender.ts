@@ -1,9 +1,8 @@
 // What a dialect does with a tiny template of its own, asked once per (dialect, sample) and kept:
 // the engine checks learn how an engine prints None or whether it has `loop.cycle` by running the
 // dialect itself, so a new dialect needs no table of its differences here.
-import type { Dialect } from "../dialects/dialect";
+import { type Dialect, render } from "../interpreter";
 import { TemplateDocument } from "../document";
-import { render } from "../interpreter/render";
 import { CHECK_LIMITS, CHECK_NOW } from "./scenarios";
 
 export type SampleResult = { out: string } | { error: string };
@@ -17,7 +16,11 @@ export function sampleRender(dialect: Dialect, source: string, value?: unknown):
   const key = value === undefined ? source : `${source}\u0000${JSON.stringify(value)}`;
   let r = byDialect.get(key);
   if (!r) {
-    const res = render(new TemplateDocument(source), value === undefined ? {} : { v: value }, { dialect, now: CHECK_NOW, limits: CHECK_LIMITS });
+    const res = render(new TemplateDocument(source), value === undefined ? {} : { v: value }, {
+      dialect,
+      now: CHECK_NOW,
+      limits: CHECK_LIMITS,
+    });
     r = res.error ? { error: res.error.message } : { out: res.output };
     byDialect.set(key, r);
   }

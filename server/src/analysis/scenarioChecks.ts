@@ -1,16 +1,22 @@
 // Engine rules found by rendering: each sample scenario in the engine's dialect and in the
 // reference. An engine that throws where the reference renders is an error at the throwing node;
 // output that differs is a warning at the node whose output differs first, with the cause.
-import type { Dialect } from "../dialects/dialect";
-import type { TemplateDocument } from "../document";
-import { ENGINE_LABELS } from "../types";
+import { type Dialect, scenarioContext } from "../interpreter";
+import { ENGINE_LABELS, type TemplateDocument } from "../document";
+import { chatLayerChanges } from "./chatLayer";
 import { describeDivergence, firstDivergence } from "./divergence";
 import type { Finding } from "./finding";
 import { constructAt } from "./nodeIndex";
 import { renderScenario } from "./scenarioRenders";
-import type { Scenario } from "./scenarios";
+import type { Scenario } from "../interpreter";
 
 const firstLine = (s: string): string => s.split("\n")[0];
+
+/** For an engine fed by llama.cpp's chat layer: what that layer changed in the scenario, the likelier cause. */
+function requestNote(doc: TemplateDocument, engine: Dialect, s: Scenario): string {
+  const changes = chatLayerChanges(doc, engine, scenarioContext(s));
+  return changes.length ? `; llama.cpp's chat layer renders this conversation with ${changes.join(", ")}` : "";
+}
 
 /** Where a finding about an engine's error goes: the construct of our tree there. */
 function at(doc: TemplateDocument, span: { start: number; end: number }): { start: number; end: number; nodeId: number } {
@@ -23,22 +29,48 @@ export function scenarioFindings(doc: TemplateDocument, reference: Dialect, engi
   const out: Finding[] = [];
   const eng = ENGINE_LABELS[engine.engine];
   const ref = ENGINE_LABELS[reference.engine];
+  // A reference that throws on every scenario means the template cannot serve any request: an error, not a note.
+  const refThrowsAlways =
+    engine === reference &&
+    scenarios.length > 0 &&
+    scenarios.every((s) => {
+      const e = renderScenario(doc, reference, s).error;
+      return e != null && !e.code.startsWith("limit/");
+    });
   for (const s of scenarios) {
     const a = renderScenario(doc, reference, s);
     const base = { engine: engine.engine, scenarios: [s.name] };
     if (engine === reference) {
       // The template refuses that input in the reference itself: worth knowing, not an incompatibility.
       if (a.error?.code.startsWith("limit/")) {
-        out.push({ ...base, ...at(doc, a.error), code: "compat/check-limit", severity: "information", message: `The engine checks stop rendering here: ${firstLine(a.error.message)}` });
+        out.push({
+          ...base,
+          ...at(doc, a.error),
+          code: "compat/check-limit",
+          severity: "information",
+          message: `The engine checks stop rendering here: ${firstLine(a.error.message)}`,
+        });
       } else if (a.error) {
-        out.push({ ...base, ...at(doc, a.error), code: `${engine.engine}/throws`, severity: "information", message: `${eng} throws here: ${firstLine(a.error.message)}` });
+        out.push({
+          ...base,
+          ...at(doc, a.error),
+          code: `${engine.engine}/throws`,
+          severity: refThrowsAlways ? "error" : "information",
+          message: `${eng} throws here${refThrowsAlways ? " on every scenario" : ""}: ${firstLine(a.error.message)}`,
+        });
       }
       continue;
     }
     const b = renderScenario(doc, engine, s);
     if (a.error && b.error) continue;
     if (b.error) {
-      out.push({ ...base, ...at(doc, b.error), code: `${engine.engine}/throws`, severity: "error", message: `${eng} throws here where ${ref} renders: ${firstLine(b.error.message)}` });
+      out.push({
+        ...base,
+        ...at(doc, b.error),
+        code: `${engine.engine}/throws`,
+        severity: "error",
+        message: `${eng} throws here where ${ref} renders: ${firstLine(b.error.message)}`,
+      });
     } else if (a.error) {
       out.push({
         ...base,
@@ -57,7 +89,7 @@ export function scenarioFindings(doc: TemplateDocument, reference: Dialect, engi
           nodeId: d.node.id,
           code: `${engine.engine}/renders-differently`,
           severity: "warning",
-          message: `${eng} renders different bytes here: ${describeDivergence(d, doc.text, reference, engine)}`,
+          message: `${eng} renders different bytes here: ${describeDivergence(d, doc.text, reference, engine)}${requestNote(doc, engine, s)}`,
         });
       }
     }

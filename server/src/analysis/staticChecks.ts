@@ -1,13 +1,24 @@
 // Engine rules that hold for any input: what an engine refuses to compile or throws on when it
 // reaches it, found without rendering the template. Sources, all read from the dialect: its
 // `refuse` hook (syntax and constructs), its filter/test/global tables, and the verdicts on the
-// canonical samples of featureSamples.ts (features an engine has but runs differently).
-import { own, type Dialect, type Refusal } from "../dialects/dialect";
-import type { TemplateDocument } from "../document";
-import type * as A from "../parser/ast";
-import { walk } from "../interpreter/walk";
-import { ENGINE_LABELS } from "../types";
-import { filterSamples, INPUT_SHAPES, loopSample, RIGHT_SHAPES, throwsForEveryShape, useSample, verdict, type Verdict } from "./featureSamples";
+// canonical samples of featureSamples.ts (features an engine has but runs differently). A missing
+// filter, test or global is worded by the engine's facts (dialects/*/facts.ts) where they name it.
+import { type Dialect, own, type Refusal } from "../interpreter";
+import { walk } from "../parser";
+import { engineFactsAbout, type EngineFact } from "../dialects";
+import { ENGINE_LABELS, type TemplateDocument } from "../document";
+import type * as A from "../parser";
+import {
+  filterSamples,
+  INPUT_SHAPES,
+  loopSample,
+  RIGHT_SHAPES,
+  throwsForEveryShape,
+  useSample,
+  verdict,
+  type Verdict,
+} from "./featureSamples";
+import { boundNames } from "./boundNames";
 import { parsedBy } from "./caps/usage";
 import type { Finding } from "./finding";
 import { isLiteral, literalArgs } from "./literals";
@@ -16,39 +27,47 @@ import { usesOf } from "./valueUses";
 
 const firstLine = (s: string): string => s.split("\n")[0];
 
+/**
+ * Why an engine lacks a filter, test or global, in its facts' words (dialects' *_FACTS, whose samples the
+ * facts tests render in the real engines). A fact about a name the engine lacks altogether is about that
+ * absence, whatever its sample's arguments.
+ */
+const whyMissing = (d: Dialect, kind: EngineFact["kind"], name: string): string | undefined =>
+  engineFactsAbout(d.engine, kind, name)[0]?.cause;
+
 function refusalFinding(d: Dialect, node: A.Node, r: Refusal): Finding {
   const eng = ENGINE_LABELS[d.engine];
   const base = { engine: d.engine, start: node.start, end: node.end, nodeId: node.id, scenarios: [] };
   if (r.when === "parse") {
-    return { ...base, code: `${d.engine}/unsupported-syntax`, severity: "error", message: `${eng} cannot compile this, so nothing of the template renders there: ${firstLine(r.message)}` };
+    return {
+      ...base,
+      code: `${d.engine}/unsupported-syntax`,
+      severity: "error",
+      message: `${eng} cannot compile this, so nothing of the template renders there: ${firstLine(r.message)}`,
+    };
   }
   if (r.code === "runtime/not-reproduced") {
-    return { ...base, code: `${d.engine}/renders-differently`, severity: "warning", message: `${eng} renders this differently: ${firstLine(r.message)}` };
+    return {
+      ...base,
+      code: `${d.engine}/renders-differently`,
+      severity: "warning",
+      message: `${eng} renders this differently: ${firstLine(r.message)}`,
+    };
   }
-  return { ...base, code: `${d.engine}/unsupported`, severity: "error", message: `${eng} throws when it reaches this: ${firstLine(r.message)}` };
-}
-
-/** Names the template binds itself (set, for, macro, parameters, with, call-block parameters). */
-function boundNames(doc: TemplateDocument): Set<string> {
-  const names = new Set<string>();
-  const bind = (e: A.Expr): void => {
-    if (e.kind === "Name") names.add(e.name);
-    else if (e.kind === "Tuple") e.items.forEach(bind);
+  return {
+    ...base,
+    code: `${d.engine}/unsupported`,
+    severity: "error",
+    message: `${eng} throws when it reaches this: ${firstLine(r.message)}`,
   };
-  walk(doc.template, (n) => {
-    if (n.kind === "Set" || n.kind === "SetBlock" || n.kind === "For") bind(n.target);
-    else if (n.kind === "With") n.assignments.forEach((a) => bind(a.target));
-    if (n.kind === "Macro") names.add(n.name);
-    if (n.kind === "Macro" || n.kind === "CallBlock") for (const p of n.params) names.add(p.name);
-  });
-  return names;
 }
 
 /** A finding about `node`, shown on `span` (default: the node). */
 function verdictFinding(d: Dialect, node: A.Node, what: string, v: Verdict, span: A.Span = node): Finding {
   const eng = ENGINE_LABELS[d.engine];
   const base = { engine: d.engine, start: span.start, end: span.end, nodeId: node.id, scenarios: [] };
-  if (v.effect === "throws") return { ...base, code: `${d.engine}/throws`, severity: "error", message: `${what} throws in ${eng}: ${v.message}` };
+  if (v.effect === "throws")
+    return { ...base, code: `${d.engine}/throws`, severity: "error", message: `${what} throws in ${eng}: ${v.message}` };
   return {
     ...base,
     code: `${d.engine}/renders-differently`,
@@ -87,7 +106,13 @@ export function staticFindings(doc: TemplateDocument, reference: Dialect, engine
         const span = node.nameSpan;
         if (!own(engine.filters, node.name)) {
           if (own(reference.filters, node.name)) {
-            out.push({ ...base, start: span.start, end: span.end, code: `${engine.engine}/unknown-filter`, message: `${eng} has no filter '${node.name}': ${firstLine(engine.errorMessage(engine.unknownFilter(node.name)))}` });
+            out.push({
+              ...base,
+              start: span.start,
+              end: span.end,
+              code: `${engine.engine}/unknown-filter`,
+              message: `${eng} has no filter '${node.name}': ${whyMissing(engine, "filter", node.name) ?? firstLine(engine.errorMessage(engine.unknownFilter(node.name)))}`,
+            });
           }
           return;
         }
@@ -99,15 +124,29 @@ export function staticFindings(doc: TemplateDocument, reference: Dialect, engine
       }
       case "Test":
         if (!own(engine.tests, node.name) && own(reference.tests, node.name)) {
-          out.push({ ...base, start: node.nameSpan.start, end: node.nameSpan.end, code: `${engine.engine}/unknown-test`, message: `${eng} has no test '${node.name}': ${firstLine(engine.errorMessage(engine.unknownTest(node.name)))}` });
+          out.push({
+            ...base,
+            start: node.nameSpan.start,
+            end: node.nameSpan.end,
+            code: `${engine.engine}/unknown-test`,
+            message: `${eng} has no test '${node.name}': ${whyMissing(engine, "test", node.name) ?? firstLine(engine.errorMessage(engine.unknownTest(node.name)))}`,
+          });
         }
         return;
       case "Name":
         if (own(reference.globals, node.name) && !own(engine.globals, node.name) && !(bound ??= boundNames(doc)).has(node.name)) {
           const parent = ancestors[ancestors.length - 1];
           const called = parent?.kind === "Call" && parent.callee === node;
+          const why = whyMissing(engine, "global", node.name);
           // About the call when there is one: that is where the engine throws.
-          out.push({ ...base, nodeId: called ? parent.id : node.id, start: node.start, end: node.end, code: `${engine.engine}/unknown-global`, message: `${eng} has no '${node.name}': it is undefined there${called ? ", so this call throws" : ""}` });
+          out.push({
+            ...base,
+            nodeId: called ? parent.id : node.id,
+            start: node.start,
+            end: node.end,
+            code: `${engine.engine}/unknown-global`,
+            message: `${eng} has no '${node.name}': it is undefined there${called ? ", so this call throws" : ""}${why ? ` (${why})` : ""}`,
+          });
         }
         return;
       case "GetAttr": {
@@ -124,14 +163,22 @@ export function staticFindings(doc: TemplateDocument, reference: Dialect, engine
           return;
         }
         if (!call || node.numeric || args === null) return;
-        const v = throwsForEveryShape(reference, engine, INPUT_SHAPES.map((i) => `{% set _ = ${i}.${node.attr}(${args}) %}`));
+        const v = throwsForEveryShape(
+          reference,
+          engine,
+          INPUT_SHAPES.map((i) => `{% set _ = ${i}.${node.attr}(${args}) %}`),
+        );
         if (v) out.push(verdictFinding(engine, call, `The method '${node.attr}()'`, v, node.attrSpan));
         return;
       }
       case "Binary": {
         if (!isLiteral(node.left) || (node.op !== "%" && node.op !== "*")) return;
         const left = doc.text.slice(node.left.start, node.left.end);
-        const v = throwsForEveryShape(reference, engine, RIGHT_SHAPES.map((r) => `{% set _ = ${left} ${node.op} ${r} %}`));
+        const v = throwsForEveryShape(
+          reference,
+          engine,
+          RIGHT_SHAPES.map((r) => `{% set _ = ${left} ${node.op} ${r} %}`),
+        );
         if (v) out.push(verdictFinding(engine, node, `'${node.op}' on ${left}`, v));
         return;
       }

@@ -3,7 +3,7 @@
 // converts the value to text; where it only tests, compares, indexes or measures the value, what
 // matters is the value itself. The static rules sample a feature the way the template uses it, so
 // `{% if loop.first %}` is judged on truth and `{{ loop.first }}` on printing.
-import type * as A from "../parser/ast";
+import type * as A from "../parser";
 import { isLiteral, literalArgs } from "./literals";
 
 /**
@@ -15,8 +15,29 @@ export type Use = { kind: "text"; sample: string } | { kind: "truth" | "value" |
 
 /** Filters that turn their input into text (Jinja2 applies str() or json.dumps to it). */
 const TEXT_FILTERS: ReadonlySet<string> = new Set([
-  "string", "tojson", "join", "format", "upper", "lower", "capitalize", "title", "trim", "replace", "center", "indent",
-  "truncate", "wordwrap", "wordcount", "striptags", "urlencode", "escape", "e", "forceescape", "safe", "pprint", "urlize",
+  "string",
+  "tojson",
+  "join",
+  "format",
+  "upper",
+  "lower",
+  "capitalize",
+  "title",
+  "trim",
+  "replace",
+  "center",
+  "indent",
+  "truncate",
+  "wordwrap",
+  "wordcount",
+  "striptags",
+  "urlencode",
+  "escape",
+  "e",
+  "forceescape",
+  "safe",
+  "pprint",
+  "urlize",
 ]);
 
 /** Filters whose result is their input (when it is defined): the input goes where the result goes. */
@@ -80,7 +101,8 @@ export function usesOf(node: A.Expr, ancestors: readonly A.Node[], source: strin
       if (node !== p.expr) return PASS_THROUGH_FILTERS.has(p.name) ? flow() : [{ kind: "escapes", expr }];
       const args = literalArgs(p, source);
       const call = args ? `${p.name}(${args})` : p.name;
-      if (PASS_THROUGH_FILTERS.has(p.name)) return args === null ? [{ kind: "value", expr }, ...flow()] : usesOf(p, up, source, `${e} | ${call}`);
+      if (PASS_THROUGH_FILTERS.has(p.name))
+        return args === null ? [{ kind: "value", expr }, ...flow()] : usesOf(p, up, source, `${e} | ${call}`);
       if (!TEXT_FILTERS.has(p.name)) return [{ kind: "value", expr }];
       return args === null ? [{ kind: "escapes", expr }] : [{ kind: "text", sample: `{{ ${e} | ${call} }}` }];
     }

@@ -2,19 +2,18 @@
 // probe infers about a template, run on the engine's dialect, as one JSON object: caps.cpp's
 // supports_* flags, the probe renders that threw (1-based line, UTF-16 column) and the tool-call
 // format of llama.cpp's autoparser.
-import { capsOf, CAPS_KEYS } from "../analysis/caps/capsProbe";
-import { detectToolCallFormat } from "../analysis/caps/toolCallFormat";
-import { dialectFor, registeredEngines } from "../dialects/index";
+import { CAPS_KEYS, capsOf, detectToolCallFormat } from "../analysis";
+import { dialectFor, registeredEngines } from "../dialects";
 import { TemplateDocument } from "../document";
-import { oneOf, parseArgs, UsageError } from "./args";
-import type { CommandIO } from "./io";
+import { type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
 import { readTemplate } from "./readTemplate";
 
 export const usage = "chat-template caps FILE [--engine llamacpp|minja] [--null-tools-probe]";
 
 export function capsCommand(argv: string[], io: CommandIO): number {
   const args = parseArgs(argv, { values: ["engine"], switches: ["null-tools-probe"] });
-  if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? "give exactly one template file" : "no template file given");
+  if (args.positionals.length !== 1)
+    throw new UsageError(args.positionals.length ? "give exactly one template file" : "no template file given");
   const engine = oneOf("engine", args.values.get("engine") ?? "llamacpp", ["llamacpp", "minja"] as const);
   const dialect = dialectFor(engine);
   if (!dialect) throw new UsageError(`engine '${engine}' is not available yet (available: ${registeredEngines().join(", ")})`);

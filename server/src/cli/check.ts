@@ -1,15 +1,26 @@
-// `chat-template check [--engines LIST] [--format text|json] FILE...`
-import { readFileSync } from "node:fs";
-import { TemplateDocument } from "../document";
-import { validate } from "../services/diagnostics";
-import { DEFAULT_ENGINES, ENGINE_IDS, type Diagnostic, type EngineId } from "../types";
-import { oneOf, parseArgs, UsageError } from "./args";
-import type { CommandIO } from "./io";
+// `chat-template check [--engines LIST] [--format text|json|sarif] [--fail-on LEVEL] [--ignore-file FILE] [--gguf MODEL] FILE...`
+// A FILE ending in .gguf is checked by its embedded template, against its own tokenizer; --gguf checks
+// template files against a model's tokenizer.
+import { existsSync, readFileSync } from "node:fs";
+import manifest from "../../../package.json";
+import { DEFAULT_ENGINES, type Diagnostic, ENGINE_IDS, type EngineId, type Severity, TemplateDocument } from "../document";
+import { validate } from "../services";
+import { type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
+import { readModelFile, type ModelFile } from "./modelFile";
+import { IGNORE_FILE, ignoredBy, readIgnoreFile, type IgnoreList } from "./ignoreFile";
+import { sarifLog, type SarifFinding } from "./sarif";
 
-export const usage = "chat-template check [--engines LIST] [--format text|json] FILE...";
+export const usage =
+  "chat-template check [--engines LIST] [--format text|json|sarif] [--fail-on error|warning|information] [--ignore-file FILE] [--gguf MODEL.gguf] FILE...";
+
+/** Most severe first: `--fail-on warning` fails on warnings and errors. */
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
 
 export function parseEngineList(list: string): EngineId[] {
-  const engines = list.split(",").map((s) => s.trim()).filter(Boolean);
+  const engines = list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (engines.length === 0) throw new UsageError("--engines needs at least one engine");
   return engines.map((e) => oneOf("engines", e, ENGINE_IDS));
 }
@@ -29,21 +40,35 @@ interface FileReport {
 }
 
 export function checkCommand(argv: string[], io: CommandIO): number {
-  const args = parseArgs(argv, { values: ["engines", "format"] });
-  const format = oneOf("format", args.values.get("format") ?? "text", ["text", "json"] as const);
+  const args = parseArgs(argv, { values: ["engines", "format", "fail-on", "ignore-file", "gguf"] });
+  const format = oneOf("format", args.values.get("format") ?? "text", ["text", "json", "sarif"] as const);
+  const failOn = oneOf("fail-on", args.values.get("fail-on") ?? "error", ["error", "warning", "information"] as const);
   const engines = args.values.has("engines") ? parseEngineList(args.values.get("engines")!) : DEFAULT_ENGINES;
   if (args.positionals.length === 0) throw new UsageError("no template file given");
+  // The project's ignore file is found where the command runs, as linters find theirs.
+  const ignorePath = args.values.get("ignore-file") ?? (existsSync(IGNORE_FILE) ? IGNORE_FILE : null);
+  const ignores: IgnoreList | null = ignorePath ? readIgnoreFile(ignorePath) : null;
   let failed = false;
   const reports: FileReport[] = [];
+  const sarif: SarifFinding[] = [];
+  const model: ModelFile | null = args.values.has("gguf") ? readModelFile(args.values.get("gguf")!) : null;
   for (const file of args.positionals) {
     let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (e) {
-      throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    let tokenizer = model?.tokenizer;
+    if (file.endsWith(".gguf")) {
+      const own = readModelFile(file);
+      if (own.template === undefined) throw new UsageError(`${file} has no tokenizer.chat_template`);
+      text = own.template;
+      tokenizer ??= own.tokenizer;
+    } else {
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (e) {
+        throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
     }
     const doc = new TemplateDocument(text);
-    const diagnostics = validate(doc, { engines }).map((d) => {
+    const all = validate(doc, { engines, ...(tokenizer ? { tokenizer } : {}) }).map((d) => {
       const s = doc.lines.positionAt(d.start);
       const e = doc.lines.positionAt(d.end);
       return {
@@ -57,10 +82,18 @@ export function checkCommand(argv: string[], io: CommandIO): number {
         message: d.message,
       };
     });
-    if (diagnostics.some((d) => d.severity === "error")) failed = true;
+    const diagnostics: FileReport["diagnostics"] = [];
+    for (const d of all) {
+      const accepted = ignores ? ignoredBy(ignores, file, d.code, d.line, d.endLine) : null;
+      if (!accepted) diagnostics.push(d);
+      sarif.push({ file, ...d, suppressedBecause: accepted ? accepted.reason : null });
+    }
+    if (diagnostics.some((d) => SEVERITY_RANK[d.severity] <= SEVERITY_RANK[failOn])) failed = true;
     reports.push({ file, diagnostics });
   }
-  if (format === "json") {
+  if (format === "sarif") {
+    io.stdout(JSON.stringify(sarifLog(sarif, { version: manifest.version, informationUri: manifest.repository.url }), null, 2) + "\n");
+  } else if (format === "json") {
     io.stdout(JSON.stringify(reports, null, 2) + "\n");
   } else {
     for (const r of reports) {

@@ -1,9 +1,6 @@
 // `chat-template extract [--name NAME] FILE.gguf`: prints the chat template stored in a GGUF, byte for byte.
-import { chatTemplate, chatTemplateNames } from "../gguf/metadata";
-import { readGGUFHeader } from "../gguf/reader";
-import { GGUFError } from "../gguf/types";
-import { parseArgs, UsageError } from "./args";
-import type { CommandIO } from "./io";
+import { chatTemplate, chatTemplateNames, GGUFError, readGGUFHeader } from "../gguf";
+import { type CommandIO, parseArgs, UsageError } from "../commandLine";
 
 export const usage = "chat-template extract [--name NAME] FILE.gguf";
 

@@ -1,15 +1,22 @@
 // The `chat-template` command line: one subcommand per file, dispatched here.
-import { UsageError } from "./args";
+import { abCommand, usage as abUsage } from "./ab";
+import { type CommandIO, processIO, UsageError } from "../commandLine";
 import { capsCommand, usage as capsUsage } from "./caps";
 import { checkCommand, usage as checkUsage } from "./check";
 import { extractCommand, usage as extractUsage } from "./extract";
 import { fixCommand, usage as fixUsage } from "./fix";
-import { processIO, type CommandIO } from "./io";
-import { benchCommand, usage as benchUsage } from "../../../native/cli/bench";
-import { installCudaCommand, usage as installCudaUsage } from "../../../native/cli/installCuda";
-import { makeTestModelsCommand, usage as makeTestModelsUsage } from "../../../native/cli/makeTestModels";
+import {
+  benchCommand,
+  benchUsage,
+  installCudaCommand,
+  installCudaUsage,
+  makeTestModelsCommand,
+  makeTestModelsUsage,
+} from "../../../native/cli";
 import { renderCommand, usage as renderUsage } from "./render";
-import { serveCommand, usage as serveUsage } from "../../../native/endpoint/serve";
+import { serveCommand, serveUsage } from "../../../native/endpoint";
+import { testCommand, usage as testUsage } from "./test";
+import { versionText } from "./version";
 
 type Command = (argv: string[], io: CommandIO) => number | Promise<number>;
 
@@ -20,19 +27,25 @@ const commands: Record<string, { run: Command; usage: string }> = {
   serve: { run: serveCommand, usage: serveUsage },
   caps: { run: capsCommand, usage: capsUsage },
   fix: { run: fixCommand, usage: fixUsage },
+  test: { run: testCommand, usage: testUsage },
+  ab: { run: abCommand, usage: abUsage },
   "make-test-models": { run: makeTestModelsCommand, usage: makeTestModelsUsage },
   bench: { run: benchCommand, usage: benchUsage },
   "install-cuda": { run: installCudaCommand, usage: installCudaUsage },
 };
 
 function helpText(): string {
-  return ["usage:", ...Object.values(commands).map((c) => "  " + c.usage)].join("\n") + "\n";
+  return ["usage:", ...Object.values(commands).map((c) => "  " + c.usage), "  chat-template --version"].join("\n") + "\n";
 }
 
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") {
     io.stdout(helpText());
+    return 0;
+  }
+  if (name === "--version" || name === "-v") {
+    io.stdout(versionText());
     return 0;
   }
   const cmd = name ? commands[name] : undefined;

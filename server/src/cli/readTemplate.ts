@@ -1,6 +1,6 @@
 // Reads a template file named on the command line; an unreadable one is a usage error (exit 2).
 import { readFileSync } from "node:fs";
-import { UsageError } from "./args";
+import { UsageError } from "../commandLine";
 
 export function readTemplate(file: string): string {
   try {

@@ -5,18 +5,14 @@
 // engine without a dialect yet) exit 2.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { dialectFor, registeredEngines } from "../dialects/index";
-import { TemplateDocument } from "../document";
-import { PyDict } from "../interpreter/dict";
-import { JsonError, parseJson } from "../interpreter/json";
-import { parseWallClock, render } from "../interpreter/render";
-import { parseScenarios, scenarioContext } from "../interpreter/scenario";
-import { ENGINE_IDS } from "../types";
-import { oneOf, parseArgs, UsageError } from "./args";
-import type { CommandIO } from "./io";
+import { dialectFor, registeredEngines } from "../dialects";
+import { ENGINE_IDS, TemplateDocument } from "../document";
+import { JsonError, parseJson, parseScenarios, parseWallClock, PyDict, type Scenario, scenarioContext } from "../interpreter";
+import { renderRequest } from "../analysis";
+import { type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
 
 export const usage =
-  "chat-template render FILE [--engine jinja2|llamacpp|minja|hfjinja] (--scenario NAME [--scenarios FILE.json] | --context FILE.json) [--now ISO-8601]";
+  "chat-template render FILE [--engine jinja2|llamacpp|minja|hfjinja|llama-server|jinja2-3.1.2] (--scenario NAME [--scenarios FILE.json] | --context FILE.json) [--now ISO-8601]";
 
 function readText(file: string, what: string): string {
   try {
@@ -56,21 +52,22 @@ function loadContext(values: Map<string, string>): PyDict {
   }
   if (scenario === undefined) throw new UsageError("give --scenario NAME or --context FILE.json");
   const file = values.get("scenarios") ?? builtinScenariosPath();
-  let scenarios: PyDict;
+  let scenarios: Scenario[];
   try {
     scenarios = parseScenarios(readText(file, "scenarios"));
   } catch (e) {
     if (e instanceof JsonError || e instanceof TypeError) throw new UsageError(`scenarios ${file}: ${e.message}`);
     throw e;
   }
-  const ctx = scenarioContext(scenarios, scenario);
-  if (!ctx) throw new UsageError(`no scenario '${scenario}' in ${file} (it has: ${[...scenarios.keys()].join(", ")})`);
-  return ctx;
+  const found = scenarios.find((s) => s.name === scenario);
+  if (!found) throw new UsageError(`no scenario '${scenario}' in ${file} (it has: ${scenarios.map((s) => s.name).join(", ")})`);
+  return scenarioContext(found);
 }
 
 export function renderCommand(argv: string[], io: CommandIO): number {
   const args = parseArgs(argv, { values: ["engine", "scenario", "scenarios", "context", "now"] });
-  if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? "give exactly one template file" : "no template file given");
+  if (args.positionals.length !== 1)
+    throw new UsageError(args.positionals.length ? "give exactly one template file" : "no template file given");
   const engine = oneOf("engine", args.values.get("engine") ?? "jinja2", ENGINE_IDS);
   const dialect = dialectFor(engine);
   if (!dialect) throw new UsageError(`engine '${engine}' is not available yet (available: ${registeredEngines().join(", ")})`);
@@ -81,7 +78,7 @@ export function renderCommand(argv: string[], io: CommandIO): number {
   const text = readText(file, "template");
   const context = loadContext(args.values);
   const doc = new TemplateDocument(text);
-  const r = render(doc, context, { dialect, now });
+  const r = renderRequest(doc, context, { dialect, now });
   if (r.error) {
     const p = doc.lines.positionAt(r.error.start);
     io.stderr(JSON.stringify({ error: r.error.message, line: p.line + 1, column: p.character + 1, code: r.error.code }) + "\n");

@@ -1,10 +1,7 @@
 // @huggingface/jinja 0.5.13 (the exact devDependency): `new Template(source).render(context)`, which
 // tokenizes with lstrip_blocks and trim_blocks. Every rule and its evidence:
 // docs/dialects/hfjinja-0.5.13.md; the real package is the test oracle (test/helpers/realHfJinja.ts).
-import { PyDict } from "../interpreter/dict";
-import { Fault } from "../interpreter/errors";
-import type { Value } from "../interpreter/values";
-import type { Dialect } from "./dialect";
+import { type Dialect, Fault, PyDict, type Value } from "../interpreter";
 import { hfGlobals } from "./hfjinja/builtins";
 import { bindMacroArgs } from "./hfjinja/macros";
 import { hfFilters } from "./hfjinja/filters";
@@ -25,14 +22,29 @@ function fromJsonNumbers(v: Value): Value {
 
 /** The message `applyFilter` ends with when no branch knows the name (the `x | f` form's). */
 function unknownFilter(name: string, v?: Value): Fault {
-  const kind = arrayOf(v ?? null) ? "ArrayValue" : typeof v === "string" ? "StringValue" : typeof v === "bigint" || typeof v === "number" ? "NumericValue" : v instanceof PyDict ? "ObjectValue" : typeof v === "boolean" ? "BooleanValue" : null;
-  return new Fault("runtime/unknown-filter", "Error", kind ? `Unknown ${kind} filter: ${name}` : `Cannot apply filter "${name}" to type: ${typeOf(v ?? null)}`);
+  const kind = arrayOf(v ?? null)
+    ? "ArrayValue"
+    : typeof v === "string"
+      ? "StringValue"
+      : typeof v === "bigint" || typeof v === "number"
+        ? "NumericValue"
+        : v instanceof PyDict
+          ? "ObjectValue"
+          : typeof v === "boolean"
+            ? "BooleanValue"
+            : null;
+  return new Fault(
+    "runtime/unknown-filter",
+    "Error",
+    kind ? `Unknown ${kind} filter: ${name}` : `Cannot apply filter "${name}" to type: ${typeOf(v ?? null)}`,
+  );
 }
 
 export const hfjinja_0_5_13: Dialect = {
   engine: "hfjinja",
   version: "@huggingface/jinja 0.5.13",
-  evidence: "node_modules/@huggingface/jinja/src (lexer.ts, parser.ts, runtime.ts, utils.ts); differential tests against the package in process",
+  evidence:
+    "node_modules/@huggingface/jinja/src (lexer.ts, parser.ts, runtime.ts, utils.ts); differential tests against the package in process",
   // renderBlock: null and undefined print nothing, everything else its toString().
   str: (v) => (v === null || typeOf(v) === "UndefinedValue" ? "" : display(v)),
   text: hfText,
@@ -50,6 +62,11 @@ export const hfjinja_0_5_13: Dialect = {
   loopElse: "unless-completed",
   // BreakControl/ContinueControl are exceptions: the strings the iteration's blocks had built are lost.
   loopControlDropsIteration: true,
+  // Only renderFor catches them: they leave a macro call for the loop around it; with none they fail the
+  // render as an Error with no message.
+  loopControlCrossesCalls: true,
+  loopControlOutsideLoop: (kind) =>
+    new Fault("runtime/unsupported", "Error", `${kind} outside a loop (${kind === "break" ? "Break" : "Continue"}Control)`),
   // FilterStatement and a block `set` render their bodies in the enclosing environment.
   inlineScopes: { setBlock: true, filterBlock: true },
   bindMacroArgs,

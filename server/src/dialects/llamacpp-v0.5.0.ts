@@ -6,9 +6,8 @@
 // renders of the real engine in process (test/helpers/realLlamaCpp.ts): the corpus, the micro cases
 // and test/unit/dialects/llamacpp/differential.test.ts. docs/dialects/llamacpp-v0.5.0.md lists every
 // rule with its evidence.
-import type { Value } from "../interpreter/values";
-import type * as A from "../parser/ast";
-import type { Dialect, FilterFn, Operators, Refusal, TestFn } from "./dialect";
+import type { Dialect, FilterFn, Operators, Refusal, TestFn, Value } from "../interpreter";
+import type * as A from "../parser";
 import { getattr, getitem, slice } from "./llamacpp/access";
 import { LArgs } from "./llamacpp/args";
 import { applyFilter } from "./llamacpp/builtins";
@@ -45,14 +44,19 @@ const ops: Operators = {
 
 /** Every filter name some type has (plus the aliases); each dispatches on its input's type. */
 const filterNames = new Set([
-  ...[intBuiltins, floatBuiltins, boolBuiltins, stringBuiltins, arrayBuiltins, objectBuiltins, noneBuiltins, undefinedBuiltins].flatMap((t) => Object.keys(t)),
+  ...[intBuiltins, floatBuiltins, boolBuiltins, stringBuiltins, arrayBuiltins, objectBuiltins, noneBuiltins, undefinedBuiltins].flatMap(
+    (t) => Object.keys(t),
+  ),
   "count",
   "d",
   "e",
   "trim",
 ]);
 const filters: Record<string, FilterFn> = Object.fromEntries(
-  [...filterNames].map((name): [string, FilterFn] => [name, (rt, v, a, node) => applyFilter(rt, name, v, a, !node || !isCalledFilter(node))]),
+  [...filterNames].map((name): [string, FilterFn] => [
+    name,
+    (rt, v, a, node) => applyFilter(rt, name, v, a, !node || !isCalledFilter(node)),
+  ]),
 );
 
 const tests: Record<string, TestFn> = Object.fromEntries(
@@ -66,7 +70,10 @@ const renderRefusals = new WeakMap<A.Template, ReadonlyMap<number, Refusal>>();
 
 function parse(source: string): { template: A.Template } | { error: Refusal & A.Span } {
   const r = parseLlamaCpp(source);
-  if ("error" in r) return { error: { code: "syntax/unsupported", when: "parse", ...r.error } };
+  if ("error" in r) {
+    const { nesting, ...at } = r.error;
+    return { error: { code: nesting ? "syntax/nesting" : "syntax/unsupported", when: "parse", ...at } };
+  }
   renderRefusals.set(r.template, r.refusals);
   return { template: r.template };
 }
@@ -74,7 +81,8 @@ function parse(source: string): { template: A.Template } | { error: Refusal & A.
 export const llamacpp_0_5_0: Dialect = {
   engine: "llamacpp",
   version: "llama.cpp v0.5.0 common/jinja (node-llama-cpp 3.22.1 AddonJinjaRenderer)",
-  evidence: "common/jinja source of llama.cpp v0.5.0; AddonJinjaRenderer.cpp; ../shared/corpus/expected/llamacpp; differential test against the addon in process",
+  evidence:
+    "common/jinja source of llama.cpp v0.5.0; AddonJinjaRenderer.cpp; ../shared/corpus/expected/llamacpp; differential test against the addon in process",
   str: (v: Value) => printed(v),
   // A body's value keeps what each statement printed as a part of its own (exec_statements), which
   // `capitalize` and `title` can see: {% filter title %}{{ ['b', 'A'] }}{% endfilter %} is "BA".
@@ -99,11 +107,16 @@ export const llamacpp_0_5_0: Dialect = {
   tests,
   methods: { str: NO_METHODS, list: NO_METHODS, dict: NO_METHODS, tuple: NO_METHODS, int: NO_METHODS, float: NO_METHODS },
   globals: llamaGlobals,
-  unknownFilter: (name, value) => fault(`Unknown (built-in) filter '${name}'${value === undefined ? "" : ` for type ${typeOf(value)}`}`, "runtime/unknown-filter"),
+  unknownFilter: (name, value) =>
+    fault(`Unknown (built-in) filter '${name}'${value === undefined ? "" : ` for type ${typeOf(value)}`}`, "runtime/unknown-filter"),
   unknownTest: (name) => fault(`Unknown test '${name}'`, "runtime/unknown-test"),
   notCallable: (fn) => fault(`Callee is not a function: got ${typeOf(fn)}`, "runtime/type"),
   callBlockChecksCallee: true,
   // A statement's text exists only once it returns (if_statement gathers its parts at the end).
   loopControlDiscardsStatement: true,
+  // break_statement::signal is an exception that only for_statement catches: it leaves a macro call
+  // for the loop around it, and with none it fails the render with its what().
+  loopControlCrossesCalls: true,
+  loopControlOutsideLoop: (kind) => fault(`${kind === "break" ? "Break" : "Continue"} statement executed`, "runtime/unsupported"),
   errorMessage: (f) => f.text,
 };

@@ -1,8 +1,7 @@
 // google/minja at commit 021c229 (2025-09-22): the engine llama.cpp embedded before its own and
 // that other servers still embed, as minja::Parser::parse (trim_blocks, lstrip_blocks) and
 // minja::Context::make run it. Every rule and its evidence: docs/dialects/minja-021c229.md.
-import { Fault } from "../interpreter/errors";
-import type { Dialect } from "./dialect";
+import { type Dialect, Fault } from "../interpreter";
 import { minjaFilters, minjaGlobals } from "./minja/builtins";
 import { callMethod } from "./minja/methods";
 import { minjaOps } from "./minja/ops";
@@ -32,6 +31,9 @@ export const minja_021c229: Dialect = {
   // A filter is a context value: a missing one is null, and calling null fails.
   unknownFilter: () => new Fault("runtime/unknown-filter", null, "Value is not callable: null"),
   unknownTest: (name) => new Fault("runtime/unknown-test", null, `Unknown type for 'is' operator: ${name}`),
+  // LoopControlNode throws; only ForNode catches it around its body, and a macro call (an
+  // expression) turns it into a plain error.
+  loopControlOutsideLoop: (kind) => new Fault("runtime/unsupported", null, `${kind} outside of a loop`),
   // minja's messages have no Python exception class.
   errorMessage: (f) => f.text,
 };

@@ -21,7 +21,9 @@ export async function copyWithMetadata(src: string, dst: string, edit: MetadataE
   const metadata = new Map(header.metadata);
   edit(metadata);
   if (alignmentOf(metadata) !== header.alignment) {
-    throw new Error(`general.alignment cannot change in a copy (tensor offsets depend on it): ${header.alignment} → ${alignmentOf(metadata)}`);
+    throw new Error(
+      `general.alignment cannot change in a copy (tensor offsets depend on it): ${header.alignment} → ${alignmentOf(metadata)}`,
+    );
   }
   const head = encodeHeader(metadata, header.tensors, header.version);
   const tmp = `${resolve(dst)}.tmp-${process.pid}`;

@@ -83,7 +83,10 @@ class Cursor {
     const start = this.pos;
     const len = this.size64();
     if (len > this.size - this.pos) {
-      this.fail(`truncated or corrupt: ${this.field}: string length ${len} exceeds the ${this.size - this.pos} bytes left in the file`, start);
+      this.fail(
+        `truncated or corrupt: ${this.field}: string length ${len} exceeds the ${this.size - this.pos} bytes left in the file`,
+        start,
+      );
     }
     return this.bytes(len).toString("utf8");
   }
@@ -96,16 +99,26 @@ class Cursor {
     this.pos += size;
     const b = this.buf;
     switch (type) {
-      case ValueType.UINT8: return b.readUInt8(at);
-      case ValueType.INT8: return b.readInt8(at);
-      case ValueType.UINT16: return b.readUInt16LE(at);
-      case ValueType.INT16: return b.readInt16LE(at);
-      case ValueType.UINT32: return b.readUInt32LE(at);
-      case ValueType.INT32: return b.readInt32LE(at);
-      case ValueType.FLOAT32: return b.readFloatLE(at);
-      case ValueType.UINT64: return b.readBigUInt64LE(at);
-      case ValueType.INT64: return b.readBigInt64LE(at);
-      case ValueType.FLOAT64: return b.readDoubleLE(at);
+      case ValueType.UINT8:
+        return b.readUInt8(at);
+      case ValueType.INT8:
+        return b.readInt8(at);
+      case ValueType.UINT16:
+        return b.readUInt16LE(at);
+      case ValueType.INT16:
+        return b.readInt16LE(at);
+      case ValueType.UINT32:
+        return b.readUInt32LE(at);
+      case ValueType.INT32:
+        return b.readInt32LE(at);
+      case ValueType.FLOAT32:
+        return b.readFloatLE(at);
+      case ValueType.UINT64:
+        return b.readBigUInt64LE(at);
+      case ValueType.INT64:
+        return b.readBigInt64LE(at);
+      case ValueType.FLOAT64:
+        return b.readDoubleLE(at);
       case ValueType.BOOL: {
         const v = b.readUInt8(at);
         if (v > 1) this.fail(`${this.field}: boolean byte is ${v}, not 0 or 1`, at + this.bufStart);
@@ -227,7 +240,8 @@ function parse(c: Cursor): GGUFHeader {
     c.field = `the data offset of tensor '${name}'`;
     const offsetAt = c.pos;
     const offset = c.size64();
-    if (offset % alignment !== 0) c.fail(`tensor '${name}' data offset ${offset} is not a multiple of the alignment ${alignment}`, offsetAt);
+    if (offset % alignment !== 0)
+      c.fail(`tensor '${name}' data offset ${offset} is not a multiple of the alignment ${alignment}`, offsetAt);
     tensors.push({ name, dims, type, offset });
   }
 

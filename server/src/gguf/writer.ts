@@ -61,17 +61,28 @@ class Sink {
     if (size === undefined) throw new TypeError(`metadata '${key}': value type ${type} is not a scalar`);
     this.fixed(size, (b) => {
       switch (type) {
-        case ValueType.UINT8: return void b.writeUInt8(Number(v));
-        case ValueType.INT8: return void b.writeInt8(Number(v));
-        case ValueType.UINT16: return void b.writeUInt16LE(Number(v));
-        case ValueType.INT16: return void b.writeInt16LE(Number(v));
-        case ValueType.UINT32: return void b.writeUInt32LE(Number(v));
-        case ValueType.INT32: return void b.writeInt32LE(Number(v));
-        case ValueType.FLOAT32: return void b.writeFloatLE(Number(v));
-        case ValueType.FLOAT64: return void b.writeDoubleLE(Number(v));
-        case ValueType.UINT64: return void b.writeBigUInt64LE(BigInt(v));
-        case ValueType.INT64: return void b.writeBigInt64LE(BigInt(v));
-        case ValueType.BOOL: return void b.writeUInt8(v ? 1 : 0);
+        case ValueType.UINT8:
+          return void b.writeUInt8(Number(v));
+        case ValueType.INT8:
+          return void b.writeInt8(Number(v));
+        case ValueType.UINT16:
+          return void b.writeUInt16LE(Number(v));
+        case ValueType.INT16:
+          return void b.writeInt16LE(Number(v));
+        case ValueType.UINT32:
+          return void b.writeUInt32LE(Number(v));
+        case ValueType.INT32:
+          return void b.writeInt32LE(Number(v));
+        case ValueType.FLOAT32:
+          return void b.writeFloatLE(Number(v));
+        case ValueType.FLOAT64:
+          return void b.writeDoubleLE(Number(v));
+        case ValueType.UINT64:
+          return void b.writeBigUInt64LE(BigInt(v));
+        case ValueType.INT64:
+          return void b.writeBigInt64LE(BigInt(v));
+        case ValueType.BOOL:
+          return void b.writeUInt8(v ? 1 : 0);
       }
     });
   }
@@ -102,11 +113,7 @@ export function alignmentOf(metadata: ReadonlyMap<string, GGUFValue>): number {
 }
 
 /** Encodes the header and pads it to the alignment, so tensor data may follow directly. */
-export function encodeHeader(
-  metadata: ReadonlyMap<string, GGUFValue>,
-  tensors: readonly TensorInfo[],
-  version = 3,
-): Buffer {
+export function encodeHeader(metadata: ReadonlyMap<string, GGUFValue>, tensors: readonly TensorInfo[], version = 3): Buffer {
   const s = new Sink();
   s.push(Buffer.from("GGUF", "latin1"));
   s.u32(version);

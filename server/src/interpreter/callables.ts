@@ -1,6 +1,5 @@
 // Callable values other than macros: builtin functions (globals) and bound methods of builtin types.
-import type { Method } from "../dialects/dialect";
-import type { Runtime } from "./runtime";
+import type { Method, Runtime } from "./dialect";
 import { Callable, type CallArgs, type Value } from "./values";
 
 export class BuiltinFunction extends Callable {

@@ -30,7 +30,9 @@ export function signOf(x: number): string {
 
 /** printf("%.{precision}f", x) */
 export function fixedPoint(x: number, precision: number): string {
-  const digits = scaledRound(x, precision).toString().padStart(precision + 1, "0");
+  const digits = scaledRound(x, precision)
+    .toString()
+    .padStart(precision + 1, "0");
   const int = digits.slice(0, digits.length - precision);
   return signOf(x) + (precision > 0 ? `${int}.${digits.slice(-precision)}` : int);
 }

@@ -105,9 +105,36 @@ export class PyDict extends PyObject {
     return k as Value;
   }
 
+  override pyRepr(repr: (v: Value) => string): string {
+    const parts: string[] = [];
+    for (const [k, x] of this.entries()) parts.push(`${repr(k)}: ${repr(x)}`);
+    return "{" + parts.join(", ") + "}";
+  }
+
   static from(entries: Iterable<[Value, Value]>): PyDict {
     const d = new PyDict();
     for (const [k, v] of entries) d.set(k, v);
     return d;
+  }
+}
+
+/** `dict.keys()`, `.values()`, `.items()`: live views, iterable and sized but not subscriptable. */
+export class DictView extends PyObject {
+  constructor(
+    readonly dict: PyDict,
+    readonly kind: "keys" | "values" | "items",
+  ) {
+    super();
+  }
+  get typeName(): string {
+    return "dict_" + this.kind;
+  }
+  override pyRepr(repr: (v: Value) => string): string {
+    return `${this.typeName}([${[...this].map(repr).join(", ")}])`;
+  }
+  *[Symbol.iterator](): Iterator<Value> {
+    for (const [k, v] of this.dict.entries()) {
+      yield this.kind === "keys" ? k : this.kind === "values" ? v : new Tuple([k, v]);
+    }
   }
 }

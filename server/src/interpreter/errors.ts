@@ -2,7 +2,7 @@
 // `render` gives it the node the evaluator was running (see Evaluator.at) and returns it as a
 // `RenderError`. A fault is never a JS exception leaking from the host: anything
 // else thrown inside a render is a bug and is rethrown as is.
-import type { Span } from "../parser/ast";
+import type { Span } from "../parser";
 
 export type CauseCode =
   | `syntax/${string}`
@@ -25,7 +25,8 @@ export type CauseCode =
   | "runtime/not-reproduced"
   | "limit/steps"
   | "limit/output"
-  | "limit/recursion";
+  | "limit/recursion"
+  | "limit/memory";
 
 export class Fault extends Error {
   /** The node that raised it, set by the evaluator on the way out. */

@@ -4,24 +4,39 @@
 // located by `at`, the node whose own operation runs now: it is set after a node's children are
 // evaluated and before its operation, so when something throws, `at` names the innermost node
 // that raised it — and exceptions unwind without being caught and rethrown at every level.
-import { own, type Dialect, type Operators, type Refusal } from "../dialects/dialect";
-import type * as A from "../parser/ast";
-import type { LineIndex } from "../parser/lineIndex";
+import { type Bound, type Dialect, NO_ARGS, type Operators, own, type Refusal, type Runtime, type WallClock } from "./dialect";
+import type * as A from "../parser";
+import type { LineIndex } from "../parser";
 import { PyDict } from "./dict";
 import { Fault } from "./errors";
+import { heapBase, heapOver } from "./heap";
 import type { Limits } from "./limits";
 import { LoopContext } from "./loop";
-import { Macro, macroUses, type Bound } from "./macro";
+import { Macro, macroUses } from "./macro";
 import { Output } from "./output";
-import { NO_ARGS, type Runtime, type WallClock } from "./runtime";
 import { Scope } from "./scope";
 import { Undefined } from "./undefined";
-import { Callable, Namespace, Tuple, typeName, type CallArgs, type Value } from "./values";
+import { isConstant } from "./constant";
+import { escapeValue } from "./python/markup";
+import { Callable, Markup, Namespace, Tuple, typeName, type CallArgs, type Value } from "./values";
+import { isContainer, printedSize, sizeOf } from "./valueSize";
 
 const NORMAL = 0;
 const BREAK = 1;
 const CONTINUE = 2;
 type Signal = typeof NORMAL | typeof BREAK | typeof CONTINUE;
+/** How often the heap is measured against the memory limit: every so many steps, and characters or items built. */
+const HEAP_CHECK_STEPS = 1 << 16;
+const HEAP_CHECK_BUILT = 1 << 20;
+
+/** A break/continue leaving a macro or caller body for the loop around the call (Dialect.loopControlCrossesCalls). */
+class CrossingSignal extends Error {
+  constructor(readonly signal: Signal) {
+    super("loop control crossing a call");
+  }
+}
+// Made once: thrown often, a stack each time would cost more than the render.
+const CROSSING = { [BREAK]: new CrossingSignal(BREAK), [CONTINUE]: new CrossingSignal(CONTINUE) } as const;
 
 export interface EvaluatorSetup {
   source: string;
@@ -32,6 +47,8 @@ export interface EvaluatorSetup {
   now: () => WallClock;
   /** Constructs the dialect refuses when they are reached (see Dialect.refuse). */
   refusals: ReadonlyMap<number, Refusal>;
+  /** See Dialect.frameUndefined. */
+  frameUndefined: ReadonlyMap<number, readonly string[]>;
 }
 
 export class Evaluator implements Runtime {
@@ -47,7 +64,24 @@ export class Evaluator implements Runtime {
   private readonly tracksCallScope: boolean;
   /** See Dialect.loopControlDiscardsStatement. */
   private readonly discardsInterrupted: boolean;
+  private readonly variableRead: Dialect["variableRead"];
+  private readonly crossesCalls: boolean;
+  /** Loop bodies running in the current frame (a macro or recursive `loop()` call starts a new one, unless loop control crosses calls). */
+  private loopsOpen = 0;
   private readonly maxSteps: number;
+  /** The step count at which `checkpoint` runs next: the step limit, or the next heap measurement before it. */
+  private nextCheckpoint: number;
+  /** Characters and items built since the heap was last measured. */
+  private built = 0;
+  /** What the heap held when the render started: the memory limit counts from there. */
+  private readonly heapBase = heapBase();
+  /**
+   * Jinja2's eval context autoescape flag, on inside `{% autoescape true %}`: printed values are
+   * HTML-escaped and macro calls return Markup. A macro body runs with the flag of its definition.
+   */
+  private autoescape = false;
+  /** The flag came from an expression Jinja2 cannot fold: constant outputs are then written unescaped. */
+  private autoescapeVolatile = false;
   /** The node whose own operation is running (see the header): where a fault is reported. */
   at: A.Node | null = null;
 
@@ -57,7 +91,10 @@ export class Evaluator implements Runtime {
     this.hasRefusals = setup.refusals.size > 0;
     this.tracksCallScope = setup.dialect.macroScope === "caller";
     this.discardsInterrupted = setup.dialect.loopControlDiscardsStatement === true;
+    this.variableRead = setup.dialect.variableRead;
+    this.crossesCalls = setup.dialect.loopControlCrossesCalls === true;
     this.maxSteps = setup.limits.steps;
+    this.nextCheckpoint = Math.min(this.maxSteps, HEAP_CHECK_STEPS);
   }
 
   /** A buffer for a body whose text becomes a value (macro, set block, filter block, recursive loop). */
@@ -66,13 +103,26 @@ export class Evaluator implements Runtime {
   }
 
   renderTemplate(t: A.Template, out: Output): void {
-    this.block(t.body, new Scope(null), out);
+    this.block(t.body, this.frame(t, null), out);
+  }
+
+  /** A new scope for the frame `owner` opens, with the names the dialect says start undefined there. */
+  private frame(owner: A.Node, parent: Scope | null): Scope {
+    const s = new Scope(parent);
+    const names = this.setup.frameUndefined.size ? this.setup.frameUndefined.get(owner.id) : undefined;
+    if (names) for (const name of names) s.set(name, Undefined.named(name));
+    return s;
   }
 
   // ------------------------------------------------------------ Runtime
 
   /** A bound arrow: builtins pass it around as a plain function. */
-  readonly str = (v: Value): string => this.dialect.str(v, this);
+  readonly str = (v: Value): string => {
+    // A container is measured before it is printed: one that holds itself many times over prints
+    // far more than the memory it takes (see valueSize.ts).
+    if (isContainer(v)) this.checkPrinted(v);
+    return this.sized(this.dialect.str(v, this));
+  };
   call(fn: Value, a: CallArgs): Value {
     if (fn instanceof Callable) return fn.call(this, a);
     if (this.dialect.notCallable) throw this.dialect.notCallable(fn);
@@ -103,13 +153,42 @@ export class Evaluator implements Runtime {
   }
   tick(n: number): void {
     this.steps += n;
-    if (this.steps > this.maxSteps) this.overBudget();
+    if (this.steps > this.nextCheckpoint) this.checkpoint();
   }
-  private overBudget(): never {
-    throw new Fault("limit/steps", null, `step budget of ${this.maxSteps} exceeded`);
+  /** The step limit, and the memory limit measured on the way (kept off the hot paths' single comparison). */
+  private checkpoint(): void {
+    if (this.steps > this.maxSteps) throw new Fault("limit/steps", null, `step budget of ${this.maxSteps} exceeded`);
+    this.checkMemory();
+    this.nextCheckpoint = Math.min(this.maxSteps, this.steps + HEAP_CHECK_STEPS);
+  }
+  private checkMemory(): void {
+    this.built = 0;
+    const limit = this.setup.limits.memory;
+    if (heapOver(this.heapBase, limit))
+      throw new Fault("limit/memory", null, `the values this render holds exceed its memory limit of ${Math.round(limit / 2 ** 20)} MiB`);
   }
   checkSize(length: number): void {
-    if (length > this.setup.limits.output) throw new Fault("limit/output", null, `value exceeds the output limit of ${this.setup.limits.output}`);
+    if (length > this.setup.limits.output)
+      throw new Fault("limit/output", null, `value exceeds the output limit of ${this.setup.limits.output}`);
+  }
+  /** Counts what operators and builtins return towards the next heap measurement. */
+  private noteBuilt(length: number): void {
+    this.built += length;
+    if (this.built > HEAP_CHECK_BUILT) this.checkMemory();
+  }
+  checkPrinted(v: Value, perItem = 0): void {
+    if (isContainer(v)) this.checkSize(printedSize(v, this.setup.limits.output, perItem));
+  }
+  /**
+   * What an operator or builtin returned, refused when it is over the output limit. Builtins check
+   * sizes before they build (checkSize); this catches what one builds without checking, before the
+   * template can grow it further.
+   */
+  private sized<T extends Value>(v: T): T {
+    const n = sizeOf(v);
+    if (n > this.setup.limits.output) this.checkSize(n);
+    this.noteBuilt(n);
+    return v;
   }
 
   // ------------------------------------------------------------ statements
@@ -120,12 +199,12 @@ export class Evaluator implements Runtime {
       // Template text is most of what runs: written here, without a statement frame.
       if (n.kind === "Text" && !this.hasRefusals) {
         this.at = n;
-        if (++this.steps > this.maxSteps) this.overBudget();
+        if (++this.steps > this.nextCheckpoint) this.checkpoint();
         out.write(this.dialect.text(n, this.setup.source), n);
         continue;
       }
       const mark = this.discardsInterrupted && n.kind !== "Break" && n.kind !== "Continue" ? out.mark() : null;
-      const sig = this.stmt(n, scope, out);
+      const sig = this.crossesCalls ? this.stmtCaught(n, scope, out) : this.stmt(n, scope, out);
       if (sig !== NORMAL) {
         if (mark !== null) out.truncate(mark);
         return sig;
@@ -136,10 +215,20 @@ export class Evaluator implements Runtime {
 
   private stmt(n: A.Stmt, scope: Scope, out: Output): Signal {
     this.at = n;
-    if (++this.steps > this.maxSteps) this.overBudget();
+    if (++this.steps > this.nextCheckpoint) this.checkpoint();
     if (this.hasRefusals) this.checkRefusal(n);
     if (this.tracksCallScope) return this.stmtInCallScope(n, scope, out);
     return this.execStmt(n, scope, out);
+  }
+
+  /** A statement whose calls may end in a break/continue for the loop around it. */
+  private stmtCaught(n: A.Stmt, scope: Scope, out: Output): Signal {
+    try {
+      return this.stmt(n, scope, out);
+    } catch (e) {
+      if (e instanceof CrossingSignal) return e.signal;
+      throw e;
+    }
   }
 
   private stmtInCallScope(n: A.Stmt, scope: Scope, out: Output): Signal {
@@ -158,7 +247,9 @@ export class Evaluator implements Runtime {
         out.write(this.dialect.text(n, this.setup.source), n);
         return NORMAL;
       case "Output":
-        this.print(n.expr, scope, out, n);
+        // Jinja2 writes a constant output as text at compile time, escaped only if the flag is known then.
+        if (this.autoescapeVolatile && isConstant(n.expr)) this.noEscape(() => this.print(n.expr, scope, out, n));
+        else this.print(n.expr, scope, out, n);
         return NORMAL;
       case "If":
         for (const b of n.branches) {
@@ -166,8 +257,8 @@ export class Evaluator implements Runtime {
         }
         return n.orElse ? this.block(n.orElse, scope, out) : NORMAL;
       case "Set": {
-        // Jinja2 checks a `ns.attr` target before it evaluates the value.
-        if (n.target.kind === "GetAttr" && !this.ops.setattr) this.namespaceOf(n.target, scope);
+        // Jinja2 checks each `ns.attr` target (alone or in a tuple) before it evaluates the value.
+        if (!this.ops.setattr) this.checkNamespaceTargets(n.target, scope);
         const v = this.expr(n.value, scope);
         this.at = n;
         this.assign(n.target, v, scope);
@@ -179,10 +270,10 @@ export class Evaluator implements Runtime {
         return this.forLoop(n, iterable, scope, out, 0);
       }
       case "Macro":
-        scope.set(n.name, this.macro(n.name, n.params, n.body, macroUses(n), scope, this.dialect.macroScope === "caller"));
+        scope.set(n.name, this.macro(n, n.name, scope, this.dialect.macroScope === "caller"));
         return NORMAL;
       case "CallBlock": {
-        const caller = this.macro("caller", n.params, n.body, macroUses(n), scope);
+        const caller = this.macro(n, "caller", scope);
         const fn = this.expr(n.call.callee, scope);
         this.at = n;
         if (this.dialect.callBlockChecksCallee && !(fn instanceof Callable)) this.call(fn, { args: [], kwargs: null });
@@ -223,7 +314,7 @@ export class Evaluator implements Runtime {
       case "BlockStmt":
         return this.block(n.body, new Scope(scope), out);
       case "With": {
-        const inner = new Scope(scope);
+        const inner = this.frame(n, scope);
         for (const a of n.assignments) {
           const v = this.expr(a.value, scope);
           this.at = n;
@@ -231,9 +322,23 @@ export class Evaluator implements Runtime {
         }
         return this.block(n.body, inner, out);
       }
+      case "Autoescape": {
+        const on = this.ops.truthy(this.expr(n.value, scope));
+        const [outer, outerVolatile] = [this.autoescape, this.autoescapeVolatile];
+        this.autoescape = on;
+        this.autoescapeVolatile = !isConstant(n.value);
+        try {
+          return this.block(n.body, new Scope(scope), out);
+        } finally {
+          this.autoescape = outer;
+          this.autoescapeVolatile = outerVolatile;
+        }
+      }
       case "Break":
+        if (this.loopsOpen === 0 && this.dialect.loopControlOutsideLoop) throw this.dialect.loopControlOutsideLoop("break");
         return BREAK;
       case "Continue":
+        if (this.loopsOpen === 0 && this.dialect.loopControlOutsideLoop) throw this.dialect.loopControlOutsideLoop("continue");
         return CONTINUE;
       case "Include":
       case "Import":
@@ -242,6 +347,16 @@ export class Evaluator implements Runtime {
         throw new Fault("runtime/no-loader", "TypeError", "no loader for this environment specified");
       case "ErrorStmt":
         throw new Fault("syntax/error", "TemplateSyntaxError", "this tag did not parse");
+    }
+  }
+
+  private noEscape(f: () => void): void {
+    const outer = this.autoescape;
+    this.autoescape = false;
+    try {
+      f();
+    } finally {
+      this.autoescape = outer;
     }
   }
 
@@ -254,7 +369,7 @@ export class Evaluator implements Runtime {
 
   /** Writes a value; a macro's own output printed as is keeps the provenance of its insides. */
   private writeValue(v: Value, out: Output, n: A.Node): void {
-    const s = this.str(v);
+    const s = this.autoescape ? escapeValue(v, this.str).s : this.str(v);
     const last = this.lastCall;
     if (last !== null && last.toString() === s) out.writeTraced(last);
     else if (this.dialect.printParts) for (const piece of this.dialect.printParts(v)) out.write(piece, n);
@@ -295,26 +410,32 @@ export class Evaluator implements Runtime {
       });
     }
     const recurse = n.recursive
-      ? (it: Value): Value => this.nested(() => {
-          const sub = this.output();
-          this.forLoop(n, it, scope, sub, depth0 + 1);
-          return this.returned(sub);
-        })
+      ? (it: Value): Value =>
+          this.nested(() => {
+            const sub = this.output();
+            this.forLoop(n, it, scope, sub, depth0 + 1);
+            return this.returned(sub);
+          })
       : null;
     const loop = new LoopContext(items, depth0, recurse);
     let completed = false;
     const shared = ls?.sharedAcrossIterations ? new Scope(scope) : null;
-    for (let i = 0; i < items.length; i++) {
-      loop.index0 = i;
-      const s = shared ?? new Scope(scope);
-      this.at = n;
-      this.assign(n.target, items[i], s);
-      s.set("loop", loop);
-      const into = this.dialect.loopControlDropsIteration ? this.output() : out;
-      const sig = this.block(n.body, s, into);
-      if (into !== out && sig === NORMAL) out.writeTraced(into);
-      if (sig === BREAK) break;
-      if (sig === NORMAL) completed = true;
+    this.loopsOpen++;
+    try {
+      for (let i = 0; i < items.length; i++) {
+        loop.index0 = i;
+        const s = shared ?? this.frame(n, scope);
+        this.at = n;
+        this.assign(n.target, items[i], s);
+        s.set("loop", loop);
+        const into = this.dialect.loopControlDropsIteration ? this.output() : out;
+        const sig = this.block(n.body, s, into);
+        if (into !== out && sig === NORMAL) out.writeTraced(into);
+        if (sig === BREAK) break;
+        if (sig === NORMAL) completed = true;
+      }
+    } finally {
+      this.loopsOpen--;
     }
     const noIteration = this.dialect.loopElse === "unless-completed" ? !completed : items.length === 0;
     // The else block is a frame of its own in Jinja2: what it sets stays there.
@@ -345,27 +466,46 @@ export class Evaluator implements Runtime {
     throw Fault.runtime(`cannot assign to ${target.kind}`);
   }
 
+  private checkNamespaceTargets(target: A.Expr, scope: Scope): void {
+    if (target.kind === "GetAttr") this.namespaceOf(target, scope);
+    else if (target.kind === "Tuple") for (const t of target.items) this.checkNamespaceTargets(t, scope);
+  }
+
   private namespaceOf(target: A.GetAttr, scope: Scope): Namespace {
     const ns = target.object.kind === "Name" ? this.lookup(target.object.name, scope) : null;
     if (!(ns instanceof Namespace)) throw Fault.runtime("cannot assign attribute on non-namespace object");
     return ns;
   }
 
-  private macro(name: string, params: readonly A.Param[], body: readonly A.Stmt[], uses: ReturnType<typeof macroUses>, closure: Scope, callerScoped = false): Macro {
-    return new Macro(name, params, uses, (bound: Bound) =>
+  private macro(node: A.Macro | A.CallBlock, name: string, closure: Scope, callerScoped = false): Macro {
+    const escapes = this.autoescape;
+    return new Macro(name, node.params, macroUses(node), (bound: Bound) =>
       this.nested(() => {
-        const s = new Scope(callerScoped ? this.callScope : closure);
-        params.forEach((p, i) => {
-          let v = bound.values[i];
-          if (v === undefined) v = p.default ? this.expr(p.default, s) : Undefined.hint(`parameter '${p.name}' was not provided`);
-          s.set(p.name, v);
-        });
-        for (const [k, v] of bound.extra) s.set(k, v);
-        const out = this.output();
-        this.block(body, s, out);
-        return this.returned(out);
+        const atCall = this.autoescape;
+        this.autoescape = escapes;
+        try {
+          const v = this.macroBody(node, bound, callerScoped ? this.callScope : closure);
+          // Macro._invoke: the result is Markup when the caller's context autoescapes.
+          return atCall && typeof v === "string" ? new Markup(v) : v;
+        } finally {
+          this.autoescape = atCall;
+        }
       }),
     );
+  }
+
+  private macroBody(node: A.Macro | A.CallBlock, bound: Bound, parent: Scope): Value {
+    const s = this.frame(node, parent);
+    node.params.forEach((p, i) => {
+      let v = bound.values[i];
+      if (v === undefined) v = p.default ? this.expr(p.default, s) : Undefined.hint(`parameter '${p.name}' was not provided`);
+      s.set(p.name, v);
+    });
+    for (const [k, v] of bound.extra) s.set(k, v);
+    const out = this.output();
+    const sig = this.block(node.body, s, out);
+    if (sig !== NORMAL && this.crossesCalls) throw CROSSING[sig];
+    return this.returned(out);
   }
 
   private returned(out: Output): Value {
@@ -378,10 +518,13 @@ export class Evaluator implements Runtime {
       throw new Fault("limit/recursion", null, `macro calls nested deeper than ${this.setup.limits.recursion}`);
     }
     this.depth++;
+    const loops = this.loopsOpen;
+    if (!this.crossesCalls) this.loopsOpen = 0;
     try {
       return f();
     } finally {
       this.depth--;
+      this.loopsOpen = loops;
     }
   }
 
@@ -389,7 +532,7 @@ export class Evaluator implements Runtime {
 
   /** The interpreter's hottest path: `this.at = n` goes right before each node's own operation. */
   private expr(n: A.Expr, scope: Scope): Value {
-    if (++this.steps > this.maxSteps) this.overBudget();
+    if (++this.steps > this.nextCheckpoint) this.checkpoint();
     if (this.hasRefusals) this.checkRefusal(n);
     switch (n.kind) {
       case "Name":
@@ -425,12 +568,12 @@ export class Evaluator implements Runtime {
           case "~": {
             const b = this.expr(n.right, scope);
             this.at = n;
-            return this.ops.concat(a, b, this);
+            return this.sized(this.ops.concat(a, b, this));
           }
           default: {
             const b = this.expr(n.right, scope);
             this.at = n;
-            return this.ops.arith(n.op, a, b, this);
+            return this.sized(this.ops.arith(n.op, a, b, this));
           }
         }
       }
@@ -451,12 +594,12 @@ export class Evaluator implements Runtime {
           const obj = this.expr(c.object, scope);
           const a = this.args(n, scope);
           this.at = n;
-          return this.ops.callMethod(obj, c.attr, a, this);
+          return this.sized(this.ops.callMethod(obj, c.attr, a, this));
         }
         const fn = this.expr(c, scope);
         const a = this.args(n, scope);
         this.at = n;
-        return this.call(fn, a);
+        return this.sized(this.call(fn, a));
       }
       case "GetItem": {
         const obj = this.expr(n.object, scope);
@@ -467,7 +610,7 @@ export class Evaluator implements Runtime {
           const stop = part(ix.stopExpr);
           const step = part(ix.stepExpr);
           this.at = n;
-          return this.ops.slice(obj, start, stop, step, this);
+          return this.sized(this.ops.slice(obj, start, stop, step, this));
         }
         const key = this.expr(ix, scope);
         this.at = n;
@@ -481,7 +624,9 @@ export class Evaluator implements Runtime {
       case "Conditional":
         if (this.ops.truthy(this.expr(n.test, scope))) return this.expr(n.then, scope);
         if (n.orElse) return this.expr(n.orElse, scope);
-        return Undefined.hint(`the inline if-expression on line ${this.setup.lines.lineOf(n.start) + 1} evaluated to false and no else section was defined.`);
+        return Undefined.hint(
+          `the inline if-expression on line ${this.setup.lines.lineOf(n.start) + 1} evaluated to false and no else section was defined.`,
+        );
       case "List":
         return n.items.map((e) => this.expr(e, scope));
       case "Dict": {
@@ -508,7 +653,10 @@ export class Evaluator implements Runtime {
 
   private lookup(name: string, scope: Scope): Value {
     const v = scope.get(name);
-    if (v !== undefined) return v;
+    if (v !== undefined) {
+      this.variableRead?.(v);
+      return v;
+    }
     const c = this.setup.context.getStr(name);
     if (c !== undefined) return c;
     // A global may be None (llama.cpp's `none` is a variable), so only a missing one is undefined.
@@ -521,7 +669,7 @@ export class Evaluator implements Runtime {
     this.at = n;
     const f = own(this.dialect.filters, n.name);
     if (!f) throw this.dialect.unknownFilter(n.name, value);
-    return f(this, value, a, n);
+    return this.sized(f(this, value, a, n));
   }
 
   private args(n: A.CallArgs, scope: Scope): CallArgs {
@@ -560,6 +708,16 @@ export class Evaluator implements Runtime {
     }
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       const f = new Fault("limit/recursion", null, "template nesting exhausted the interpreter's stack");
+      f.node = this.at;
+      return f;
+    }
+    // The host's own ceilings (V8's longest string and array, BigInt size) are reached only by
+    // a value far over the output limit that a builtin built without checking: the same error.
+    if (
+      e instanceof RangeError &&
+      /invalid (string|array|typed array) length|array buffer allocation|maximum bigint size/i.test(e.message)
+    ) {
+      const f = new Fault("limit/output", null, `value exceeds the output limit of ${this.setup.limits.output}`);
       f.node = this.at;
       return f;
     }

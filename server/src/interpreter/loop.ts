@@ -3,7 +3,7 @@
 import { BuiltinFunction } from "./callables";
 import { eq } from "./python/compare";
 import { Fault } from "./errors";
-import type { Runtime } from "./runtime";
+import type { Runtime } from "./dialect";
 import { Undefined } from "./undefined";
 import { Callable, type CallArgs, type Value } from "./values";
 
@@ -58,7 +58,8 @@ export class LoopContext extends Callable {
         });
       case "changed":
         return new BuiltinFunction("changed", (_rt, a) => {
-          const changed = this.lastChanged === null || this.lastChanged.length !== a.args.length || a.args.some((v, k) => !eq(v, this.lastChanged![k]));
+          const changed =
+            this.lastChanged === null || this.lastChanged.length !== a.args.length || a.args.some((v, k) => !eq(v, this.lastChanged![k]));
           this.lastChanged = a.args;
           return changed;
         });

@@ -1,19 +1,13 @@
 // Macros as Jinja2 calls them (jinja2/runtime.py, Macro.__call__): positional then keyword
 // binding, `caller`/`varargs`/`kwargs` only for macros whose body uses those names, missing
 // parameters as an Undefined that says so, and Jinja2's TypeError wording otherwise.
-import type * as A from "../parser/ast";
+import type * as A from "../parser";
 import { PyDict } from "./dict";
 import { Fault } from "./errors";
-import type { Runtime } from "./runtime";
+import type { Bound, MacroUses, Runtime } from "./dialect";
 import { Undefined } from "./undefined";
 import { Callable, Tuple, type CallArgs, type Value } from "./values";
-import { children } from "./walk";
-
-export interface MacroUses {
-  caller: boolean;
-  varargs: boolean;
-  kwargs: boolean;
-}
+import { children } from "../parser";
 
 const usesCache = new WeakMap<A.Node, MacroUses>();
 
@@ -30,12 +24,6 @@ export function macroUses(node: A.Macro | A.CallBlock): MacroUses {
     usesCache.set(node, (u = found));
   }
   return u;
-}
-
-/** Binds a call's arguments to parameter values (`undefined` = not given: use the default). */
-export interface Bound {
-  values: (Value | undefined)[];
-  extra: Map<string, Value>;
 }
 
 export class Macro extends Callable {
@@ -64,13 +52,16 @@ export class Macro extends Callable {
       kwargs.delete(name);
     }
     const extra = new Map<string, Value>();
-    if (this.uses.caller) {
+    // A `caller` parameter (with a default: see the jinja2 dialect's refusal) takes the call
+    // block's caller like any keyword argument; only an implicit one is added after the parameters.
+    if (this.uses.caller && !this.params.some((p) => p.name === "caller")) {
       extra.set("caller", kwargs.get("caller") ?? Undefined.hint("No caller defined"));
       kwargs.delete("caller");
     }
     if (this.uses.kwargs) extra.set("kwargs", PyDict.from(kwargs));
     else if (kwargs.size > 0) {
-      if (kwargs.has("caller")) throw Fault.type(`macro '${this.name}' was invoked with two values for the special caller argument. This is most likely a bug.`);
+      if (kwargs.has("caller"))
+        throw Fault.type(`macro '${this.name}' was invoked with two values for the special caller argument. This is most likely a bug.`);
       throw Fault.type(`macro '${this.name}' takes no keyword argument '${kwargs.keys().next().value}'`);
     }
     if (this.uses.varargs) extra.set("varargs", new Tuple(a.args.slice(n)));

@@ -1,7 +1,7 @@
 // The output of a render (or of a macro body, a set block, a filter block) with its provenance:
 // every chunk records the node that wrote it, so a diff of two renders can name the template
 // construct behind each differing byte.
-import type * as A from "../parser/ast";
+import type * as A from "../parser";
 import { Fault } from "./errors";
 
 export interface Chunk {
@@ -80,7 +80,8 @@ export class Output {
   get chunks(): Chunk[] {
     const d = this.data;
     const out: Chunk[] = [];
-    for (let i = 0; i < d.length; i += FIELDS) out.push({ start: d[i], end: d[i + 1], nodeId: d[i + 2], sourceStart: d[i + 3], sourceEnd: d[i + 4] });
+    for (let i = 0; i < d.length; i += FIELDS)
+      out.push({ start: d[i], end: d[i + 1], nodeId: d[i + 2], sourceStart: d[i + 3], sourceEnd: d[i + 4] });
     return out;
   }
 

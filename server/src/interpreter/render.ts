@@ -1,17 +1,16 @@
 // The render API the CLI, the language server and the preview call: one template, one context,
 // one dialect → the output, where each chunk of it came from, and the error if there was one
 // (with the output produced up to it, which Python's Jinja2 would have thrown away).
-import type { Dialect, Refusal } from "../dialects/dialect";
+import type { Dialect, Refusal, WallClock } from "./dialect";
 import type { TemplateDocument } from "../document";
-import type * as A from "../parser/ast";
+import type * as A from "../parser";
 import { PyDict } from "./dict";
 import { Fault, type RenderError } from "./errors";
 import { Evaluator } from "./evaluator";
 import { fromJS } from "./json";
 import { DEFAULT_LIMITS, type Limits } from "./limits";
 import { Output, type Chunk } from "./output";
-import type { WallClock } from "./runtime";
-import { walk } from "./walk";
+import { walk } from "../parser";
 
 export interface RenderOptions {
   dialect: Dialect;
@@ -31,8 +30,10 @@ interface Prepared {
   template: A.Template;
   atParse: { at: A.Span; nodeId: number; refusal: Refusal } | null;
   atRender: Map<number, Refusal>;
+  frameUndefined: ReadonlyMap<number, readonly string[]>;
 }
 
+const NONE: ReadonlyMap<number, readonly string[]> = new Map();
 const prepared = new WeakMap<A.Template, Map<Dialect, Prepared>>();
 
 /** The dialect's refusals for a template, computed once per (template, dialect). */
@@ -43,9 +44,10 @@ function prepare(t: A.Template, dialect: Dialect, source: string): Prepared {
   if (!p) {
     const own = dialect.parse?.(source);
     if (own && "error" in own) {
-      p = { template: t, atParse: { at: own.error, nodeId: -1, refusal: own.error }, atRender: new Map() };
+      p = { template: t, atParse: { at: own.error, nodeId: -1, refusal: own.error }, atRender: new Map(), frameUndefined: NONE };
     } else {
-      const found: Prepared = { template: own ? own.template : t, atParse: null, atRender: new Map() };
+      const template = own ? own.template : t;
+      const found: Prepared = { template, atParse: null, atRender: new Map(), frameUndefined: dialect.frameUndefined?.(template) ?? NONE };
       walk(found.template, (node, ancestors) => {
         const r = dialect.refuse(node, ancestors, dialect, source);
         if (!r) return;
@@ -65,13 +67,21 @@ export function render(doc: TemplateDocument, context: PyDict | Record<string, u
   const syntax = dialect.parse ? undefined : doc.problems.find((p) => p.severity === "error");
   if (syntax) {
     const f = new Fault(syntax.code, "TemplateSyntaxError", syntax.message);
-    return { output: "", chunks: [], error: { code: syntax.code, message: dialect.errorMessage(f), start: syntax.start, end: syntax.end, nodeId: -1 } };
+    return {
+      output: "",
+      chunks: [],
+      error: { code: syntax.code, message: dialect.errorMessage(f), start: syntax.start, end: syntax.end, nodeId: -1 },
+    };
   }
   const p = prepare(doc.template, dialect, doc.text);
   if (p.atParse) {
     const { at, nodeId, refusal } = p.atParse;
     const f = new Fault(refusal.code, null, refusal.message);
-    return { output: "", chunks: [], error: { code: refusal.code, message: dialect.errorMessage(f), start: at.start, end: at.end, nodeId } };
+    return {
+      output: "",
+      chunks: [],
+      error: { code: refusal.code, message: dialect.errorMessage(f), start: at.start, end: at.end, nodeId },
+    };
   }
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const out = new Output(limits.output, dialect.captured !== undefined);
@@ -92,6 +102,7 @@ export function render(doc: TemplateDocument, context: PyDict | Record<string, u
     limits,
     now: options.now ? () => options.now! : localNow,
     refusals: p.atRender,
+    frameUndefined: p.frameUndefined,
   });
   let error: RenderError | null = null;
   try {

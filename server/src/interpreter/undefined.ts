@@ -39,6 +39,12 @@ export class Undefined extends PyObject {
   get typeName(): string {
     return "Undefined";
   }
+  override pyRepr(): string {
+    return "Undefined";
+  }
+  override pyStr(): string {
+    return "";
+  }
 
   /** A variable that is not defined: `'x' is undefined`. */
   static named(name: string): Undefined {

@@ -3,22 +3,16 @@
 // JS primitives: None → null, bool → boolean, int → bigint (exact, beyond 2^53), float → number,
 // str → string, list → Array. Everything else is a class below, so a template can only ever reach
 // what these classes expose — never a JS prototype, constructor or host object.
-import type { PyDict } from "./dict";
-
-export type Value =
-  | null
-  | boolean
-  | bigint
-  | number
-  | string
-  | Value[]
-  | PyObject;
+export type Value = null | boolean | bigint | number | string | Value[] | PyObject;
 
 /** Base of the non-primitive values; `typeName` is Python's `type(x).__name__`. */
 export abstract class PyObject {
   abstract get typeName(): string;
-  /** Python's repr() where the type has its own; `repr` formats nested values. */
+  /** Python's repr() where the type has its own; `repr` formats nested values. (A hook rather than a
+   *  type switch in python/repr.ts, so repr.ts depends on this file alone and not on every value class.) */
   pyRepr?(repr: (v: Value) => string): string;
+  /** Python's str() where it differs from repr() (Markup's text, Undefined's ''). */
+  pyStr?(): string;
   /** Attributes of its own (`loop.index`, `ns.x`); undefined when it has no such attribute. */
   attr?(name: string): Value | undefined;
 }
@@ -35,6 +29,10 @@ export class Tuple extends PyObject {
   get typeName(): string {
     return this.name;
   }
+  override pyRepr(repr: (v: Value) => string): string {
+    const items = this.items.map(repr);
+    return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
+  }
   override attr(name: string): Value | undefined {
     const i = this.fields ? this.fields.indexOf(name) : -1;
     return i >= 0 ? this.items[i] : undefined;
@@ -49,6 +47,12 @@ export class Markup extends PyObject {
   get typeName(): string {
     return "Markup";
   }
+  override pyRepr(repr: (v: Value) => string): string {
+    return `Markup(${repr(this.s)})`;
+  }
+  override pyStr(): string {
+    return this.s;
+  }
 }
 
 /** Jinja2's `namespace()`: the one object a template may assign attributes to. */
@@ -56,6 +60,9 @@ export class Namespace extends PyObject {
   readonly attrs = new Map<string, Value>();
   get typeName(): string {
     return "Namespace";
+  }
+  override pyRepr(repr: (v: Value) => string): string {
+    return `<Namespace {${[...this.attrs].map(([k, v]) => `${repr(k)}: ${repr(v)}`).join(", ")}}>`;
   }
   override attr(name: string): Value | undefined {
     return this.attrs.get(name);
@@ -74,6 +81,10 @@ export class PyRange extends PyObject {
   get typeName(): string {
     return "range";
   }
+  override pyRepr(): string {
+    const { start, stop, step } = this;
+    return step === 1n ? `range(${start}, ${stop})` : `range(${start}, ${stop}, ${step})`;
+  }
   get length(): number {
     const { start, stop, step } = this;
     const n = step > 0n ? (stop - start + step - 1n) / step : (start - stop - step - 1n) / -step;
@@ -81,24 +92,6 @@ export class PyRange extends PyObject {
   }
   at(i: number): bigint {
     return this.start + BigInt(i) * this.step;
-  }
-}
-
-/** `dict.keys()`, `.values()`, `.items()`: live views, iterable and sized but not subscriptable. */
-export class DictView extends PyObject {
-  constructor(
-    readonly dict: PyDict,
-    readonly kind: "keys" | "values" | "items",
-  ) {
-    super();
-  }
-  get typeName(): string {
-    return "dict_" + this.kind;
-  }
-  *[Symbol.iterator](): Iterator<Value> {
-    for (const [k, v] of this.dict.entries()) {
-      yield this.kind === "keys" ? k : this.kind === "values" ? v : new Tuple([k, v]);
-    }
   }
 }
 

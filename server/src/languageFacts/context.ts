@@ -60,7 +60,11 @@ export const MESSAGE: ObjectShape = {
       type: str,
       doc: "On an assistant message: its reasoning (thinking) text, kept apart from `content`. DeepSeek and Qwen templates read it; llama.cpp fills it when it parses reasoning out.",
     },
-    { name: "reasoning", type: str, doc: "Another name some templates and servers use for the reasoning text (`reasoning_content` is more common)." },
+    {
+      name: "reasoning",
+      type: str,
+      doc: "Another name some templates and servers use for the reasoning text (`reasoning_content` is more common).",
+    },
     { name: "thinking", type: str, doc: "The reasoning text as gpt-oss's template names it." },
     { name: "tool_call_id", type: str, doc: "On a tool message: the id of the call this is the result of." },
     { name: "name", type: str, doc: "On a tool message: the tool's name; on other messages an optional participant name." },
@@ -100,7 +104,11 @@ export const DOCUMENT: ObjectShape = {
 };
 
 export const CONTEXT_VARIABLES: readonly FieldFact[] = [
-  { name: "messages", type: listOf(objectOf(MESSAGE)), doc: "The conversation: a list of messages with `role` and `content`, oldest first." },
+  {
+    name: "messages",
+    type: listOf(objectOf(MESSAGE)),
+    doc: "The conversation: a list of messages with `role` and `content`, oldest first.",
+  },
   {
     name: "tools",
     type: { kind: "union", of: [listOf(objectOf(TOOL)), scalar("none")] },
@@ -139,9 +147,17 @@ export const CONTEXT_VARIABLES: readonly FieldFact[] = [
     type: any,
     doc: "Passed by some servers from the request: `'auto'`, `'none'`, `'required'`, or a specific function. Undefined otherwise.",
   },
-  { name: "builtin_tools", type: listOf(str), doc: "Llama 3.1: names of built-in tools to enable (`'brave_search'`, `'wolfram_alpha'`, `'code_interpreter'`)." },
+  {
+    name: "builtin_tools",
+    type: listOf(str),
+    doc: "Llama 3.1: names of built-in tools to enable (`'brave_search'`, `'wolfram_alpha'`, `'code_interpreter'`).",
+  },
   { name: "custom_tools", type: listOf(objectOf(TOOL)), doc: "Llama 3.x: tools passed under this name instead of `tools`." },
-  { name: "tools_in_user_message", type: bool, doc: "Llama 3.x: put the tool definitions in the first user message (the template's default is true)." },
+  {
+    name: "tools_in_user_message",
+    type: bool,
+    doc: "Llama 3.x: put the tool definitions in the first user message (the template's default is true).",
+  },
   { name: "date_string", type: str, doc: "Llama 3.x: the date shown in the system prompt (the template has a fixed default)." },
 ];
 

@@ -1,7 +1,7 @@
 // The shape of every language fact: what a name is, how it is called, a short doc, and (filled in
 // by whoever measures it) how each engine departs from Jinja2 for it. Facts are plain data; hover,
 // completion and later the engine rules read the same records.
-import type { EngineId } from "../types";
+import type { EngineId } from "../document";
 
 /** How one engine treats a fact, where it departs from Jinja2 (the reference). */
 export interface EngineNote {

@@ -10,9 +10,19 @@ export interface TagFact extends Fact {
 }
 
 export const TAGS: readonly TagFact[] = [
-  { name: "if", signature: "{% if test %}…{% elif test %}…{% else %}…{% endif %}", end: "endif", doc: "Renders the first branch whose test is truthy." },
+  {
+    name: "if",
+    signature: "{% if test %}…{% elif test %}…{% else %}…{% endif %}",
+    end: "endif",
+    doc: "Renders the first branch whose test is truthy.",
+  },
   { name: "elif", signature: "{% elif test %}", inside: ["if"], doc: "Another branch of an `if`." },
-  { name: "else", signature: "{% else %}", inside: ["if", "for"], doc: "In an `if`: the branch when no test passed. In a `for`: rendered when the loop ran zero times." },
+  {
+    name: "else",
+    signature: "{% else %}",
+    inside: ["if", "for"],
+    doc: "In an `if`: the branch when no test passed. In a `for`: rendered when the loop ran zero times.",
+  },
   {
     name: "for",
     signature: "{% for target in iterable [if filter] [recursive] %}…{% else %}…{% endfor %}",
@@ -33,10 +43,26 @@ export const TAGS: readonly TagFact[] = [
     end: "endmacro",
     doc: "Defines a reusable fragment, called like a function. Inside, `varargs`, `kwargs` and `caller` are available.",
   },
-  { name: "call", signature: "{% call(args) macro(…) %}…{% endcall %}", end: "endcall", doc: "Calls a macro, passing the body as `caller()`." },
+  {
+    name: "call",
+    signature: "{% call(args) macro(…) %}…{% endcall %}",
+    end: "endcall",
+    doc: "Calls a macro, passing the body as `caller()`.",
+  },
   { name: "filter", signature: "{% filter name(args) %}…{% endfilter %}", end: "endfilter", doc: "Applies a filter to the rendered body." },
   { name: "with", signature: "{% with name = value %}…{% endwith %}", end: "endwith", doc: "Opens a scope with its own variables." },
-  { name: "raw", signature: "{% raw %}…{% endraw %}", end: "endraw", doc: "Outputs the body as written, without interpreting `{{`, `{%` or `{#`." },
+  {
+    name: "autoescape",
+    signature: "{% autoescape true %}…{% endautoescape %}",
+    end: "endautoescape",
+    doc: "Jinja2: a scope whose printed values are HTML-escaped (macro calls return safe strings). llama.cpp, minja and @huggingface/jinja reject the tag.",
+  },
+  {
+    name: "raw",
+    signature: "{% raw %}…{% endraw %}",
+    end: "endraw",
+    doc: "Outputs the body as written, without interpreting `{{`, `{%` or `{#`.",
+  },
   {
     name: "generation",
     signature: "{% generation %}…{% endgeneration %}",
@@ -45,14 +71,45 @@ export const TAGS: readonly TagFact[] = [
       "HF transformers: marks the assistant's own tokens (for `return_assistant_tokens_mask` in training). Renders its body unchanged; " +
       "engines without HF's extension may reject the tag.",
   },
-  { name: "break", signature: "{% break %}", inside: ["for"], doc: "Leaves the innermost loop (the `loopcontrols` extension, enabled by HF)." },
-  { name: "continue", signature: "{% continue %}", inside: ["for"], doc: "Skips to the next iteration (the `loopcontrols` extension, enabled by HF)." },
+  {
+    name: "break",
+    signature: "{% break %}",
+    inside: ["for"],
+    doc: "Leaves the innermost loop (the `loopcontrols` extension, enabled by HF).",
+  },
+  {
+    name: "continue",
+    signature: "{% continue %}",
+    inside: ["for"],
+    doc: "Skips to the next iteration (the `loopcontrols` extension, enabled by HF).",
+  },
   { name: "print", signature: "{% print expr %}", doc: "Same as `{{ expr }}`." },
-  { name: "block", signature: "{% block name %}…{% endblock %}", end: "endblock", doc: "Template inheritance: alone, it renders its body. Rarely useful in a chat template." },
-  { name: "include", signature: "{% include 'name' %}", doc: "Renders another template. A chat template has no loader, so this fails when rendered." },
-  { name: "import", signature: "{% import 'name' as alias %}", doc: "Imports another template's macros. A chat template has no loader, so this fails when rendered." },
-  { name: "from", signature: "{% from 'name' import macro %}", doc: "Imports macros from another template. A chat template has no loader, so this fails when rendered." },
-  { name: "extends", signature: "{% extends 'name' %}", doc: "Template inheritance. A chat template has no loader, so this fails when rendered." },
+  {
+    name: "block",
+    signature: "{% block name %}…{% endblock %}",
+    end: "endblock",
+    doc: "Template inheritance: alone, it renders its body. Rarely useful in a chat template.",
+  },
+  {
+    name: "include",
+    signature: "{% include 'name' %}",
+    doc: "Renders another template. A chat template has no loader, so this fails when rendered.",
+  },
+  {
+    name: "import",
+    signature: "{% import 'name' as alias %}",
+    doc: "Imports another template's macros. A chat template has no loader, so this fails when rendered.",
+  },
+  {
+    name: "from",
+    signature: "{% from 'name' import macro %}",
+    doc: "Imports macros from another template. A chat template has no loader, so this fails when rendered.",
+  },
+  {
+    name: "extends",
+    signature: "{% extends 'name' %}",
+    doc: "Template inheritance. A chat template has no loader, so this fails when rendered.",
+  },
 ];
 
 /** End tags, documented by the tag they close. */

@@ -20,8 +20,18 @@ export const LOOP: ObjectShape = {
     { name: "depth0", type: int, doc: "In a `recursive` loop: the nesting level, starting at 0." },
     { name: "previtem", type: any, doc: "The item of the previous iteration (undefined on the first)." },
     { name: "nextitem", type: any, doc: "The item of the next iteration (undefined on the last)." },
-    { name: "cycle", type: any, signature: "cycle(*values)", doc: "The value at this iteration's position, cycling: `loop.cycle('odd', 'even')`." },
-    { name: "changed", type: bool, signature: "changed(*values)", doc: "True when the values differ from the previous call's (and on the first call)." },
+    {
+      name: "cycle",
+      type: any,
+      signature: "cycle(*values)",
+      doc: "The value at this iteration's position, cycling: `loop.cycle('odd', 'even')`.",
+    },
+    {
+      name: "changed",
+      type: bool,
+      signature: "changed(*values)",
+      doc: "True when the values differ from the previous call's (and on the first call).",
+    },
   ],
 };
 

@@ -9,7 +9,11 @@ export const STR_METHODS: readonly Fact[] = [
   { name: "split", signature: "split(sep=none, maxsplit=-1)", doc: "The list of parts between `sep` (runs of whitespace when none)." },
   { name: "rsplit", signature: "rsplit(sep=none, maxsplit=-1)", doc: "Like `split`, counting `maxsplit` from the right." },
   { name: "splitlines", signature: "splitlines(keepends=false)", doc: "The list of lines." },
-  { name: "startswith", signature: "startswith(prefix)", doc: "True when the string starts with `prefix` (or one of a tuple of prefixes)." },
+  {
+    name: "startswith",
+    signature: "startswith(prefix)",
+    doc: "True when the string starts with `prefix` (or one of a tuple of prefixes).",
+  },
   { name: "endswith", signature: "endswith(suffix)", doc: "True when the string ends with `suffix` (or one of a tuple of suffixes)." },
   { name: "find", signature: "find(sub)", doc: "The index of the first `sub`, or -1." },
   { name: "count", signature: "count(sub)", doc: "How many times `sub` occurs." },

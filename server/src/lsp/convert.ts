@@ -1,29 +1,34 @@
 // Language-service results (offsets) <-> LSP shapes (ranges, kinds, encodings).
-import type {
-  CompletionItem as LspCompletionItem,
-  Diagnostic as LspDiagnostic,
-  DocumentSymbol as LspDocumentSymbol,
-  FoldingRange as LspFoldingRange,
-  Location,
-  LocationLink,
-  Range,
-  SemanticTokens,
-  SemanticTokensLegend,
-} from "vscode-languageserver";
-import { CompletionItemKind, DiagnosticSeverity, FoldingRangeKind, MarkupKind, SemanticTokensBuilder, SymbolKind } from "vscode-languageserver";
-import type { TemplateDocument } from "../document";
 import {
-  SEMANTIC_TOKEN_MODIFIERS,
-  SEMANTIC_TOKEN_TYPES,
+  type CompletionItem as LspCompletionItem,
+  CompletionItemKind,
+  type Diagnostic as LspDiagnostic,
+  DiagnosticSeverity,
+  type DocumentSymbol as LspDocumentSymbol,
+  type FoldingRange as LspFoldingRange,
+  FoldingRangeKind,
+  type Location,
+  type LocationLink,
+  MarkupKind,
+  type Range,
+  type SemanticTokens,
+  SemanticTokensBuilder,
+  type SemanticTokensLegend,
+  SymbolKind,
+} from "vscode-languageserver";
+import {
   type CompletionItem,
   type CompletionKind,
   type Definition,
   type Diagnostic,
   type DocumentSymbol as ServiceSymbol,
   type FoldingRange,
+  SEMANTIC_TOKEN_MODIFIERS,
+  SEMANTIC_TOKEN_TYPES,
   type SemanticToken,
   type Span,
-} from "../types";
+  type TemplateDocument,
+} from "../document";
 
 export function toRange(doc: TemplateDocument, span: Span): Range {
   return { start: doc.lines.positionAt(span.start), end: doc.lines.positionAt(span.end) };
@@ -43,9 +48,7 @@ export function toLspDiagnostic(doc: TemplateDocument, uri: string, d: Diagnosti
     code: d.code,
     source: d.engine ? `chat-template (${d.engine})` : "chat-template",
     message: d.message,
-    ...(d.related
-      ? { relatedInformation: d.related.map((r) => ({ location: { uri, range: toRange(doc, r) }, message: r.message })) }
-      : {}),
+    ...(d.related ? { relatedInformation: d.related.map((r) => ({ location: { uri, range: toRange(doc, r) }, message: r.message })) } : {}),
   };
 }
 
@@ -95,7 +98,10 @@ export function toLspFolding(r: FoldingRange): LspFoldingRange {
   return { startLine: r.startLine, endLine: r.endLine, ...(r.kind ? { kind: FoldingRangeKind.Comment } : {}) };
 }
 
-export const SEMANTIC_LEGEND: SemanticTokensLegend = { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS] };
+export const SEMANTIC_LEGEND: SemanticTokensLegend = {
+  tokenTypes: [...SEMANTIC_TOKEN_TYPES],
+  tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS],
+};
 
 /** LSP's relative encoding; names never span lines, so each token is one entry. */
 export function toLspSemanticTokens(doc: TemplateDocument, tokens: SemanticToken[]): SemanticTokens {
@@ -111,5 +117,12 @@ export function toLspSemanticTokens(doc: TemplateDocument, tokens: SemanticToken
 export function toLspDefinition(doc: TemplateDocument, uri: string, d: Definition, links: boolean): LocationLink[] | Location {
   const range = toRange(doc, d.span);
   if (!links) return { uri, range: toRange(doc, d.selectionSpan) };
-  return [{ originSelectionRange: toRange(doc, d.origin), targetUri: uri, targetRange: range, targetSelectionRange: toRange(doc, d.selectionSpan) }];
+  return [
+    {
+      originSelectionRange: toRange(doc, d.origin),
+      targetUri: uri,
+      targetRange: range,
+      targetSelectionRange: toRange(doc, d.selectionSpan),
+    },
+  ];
 }

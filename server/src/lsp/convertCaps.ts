@@ -2,8 +2,7 @@
 // services own.
 import { CodeActionKind, type CodeAction as LspCodeAction, type CodeLens } from "vscode-languageserver";
 import type { TemplateDocument } from "../document";
-import type { CapabilitySummary } from "../services/capabilities";
-import type { CodeAction } from "../services/codeActions";
+import type { CapabilitySummary, CodeAction } from "../services";
 import { toLspDiagnostic, toRange } from "./convert";
 
 export function toLspCodeAction(doc: TemplateDocument, uri: string, a: CodeAction): LspCodeAction {

@@ -1,9 +1,14 @@
-// The LSP adapter: keeps documents, debounces validation, and maps language-service results to LSP.
+// The LSP adapter: keeps documents, debounces validation, and maps language-service results to LSP. The
+// analyses that render the template (engine checks, quick fixes, the capability lens and hover) run in the
+// analysis process (analysisWorker.ts) under time and memory limits; the rest answers here, from the parse.
+import { join } from "node:path";
 import { TextDocumentSyncKind, TextDocuments, type Connection, type TextDocumentPositionParams } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import type { TemplateDocument } from "../document";
-import { getLanguageService } from "../languageService";
-import { DEFAULT_ENGINES, isEngineId, type EngineId } from "../types";
+import { DEFAULT_ENGINES, type Diagnostic, type EngineId, isEngineId, type TemplateDocument } from "../document";
+import { type CapabilitySummary, type CodeAction, getLanguageService } from "../services";
+import { analysisFailureDiagnostic } from "./analysisDiagnostic";
+import type { AnalysisRequest, Validation } from "./analysisProtocol";
+import { type AnalysisFailure, type AnalysisLimits, AnalysisWorker } from "./analysisWorker";
 import {
   SEMANTIC_LEGEND,
   toLspCompletion,
@@ -15,21 +20,45 @@ import {
   toRange,
 } from "./convert";
 import { toLspCapabilityLens, toLspCodeAction } from "./convertCaps";
+import { folderPath, ModelFiles } from "./modelFiles";
 
 interface Settings {
   engines: EngineId[];
   debounceMs: number;
   /** Also report where llama.cpp's older probe with tools=[null] throws. */
   nullToolsProbe: boolean;
+  /** Per document and analysis: past it the analysis process is killed and the document says so. */
+  timeLimitMs: number;
+  /** The analysis process's heap. */
+  memoryLimitMb: number;
+  /** chatTemplate.preview.tokenizerModel: the GGUF whose tokenizer the `model/…` checks use for templates not opened from one. */
+  tokenizerModel: string;
 }
+
+const DEFAULT_SETTINGS: Readonly<Settings> = {
+  engines: [...DEFAULT_ENGINES],
+  debounceMs: 250,
+  nullToolsProbe: true,
+  timeLimitMs: 10_000,
+  memoryLimitMb: 1024,
+  tokenizerModel: "",
+};
 
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   const parsed = new Map<string, { version: number; doc: TemplateDocument }>();
   const timers = new Map<string, NodeJS.Timeout>();
   const service = getLanguageService();
-  let settings: Settings = { engines: [...DEFAULT_ENGINES], debounceMs: 250, nullToolsProbe: true };
+  let settings: Settings = { ...DEFAULT_SETTINGS };
   let definitionLinks = false;
+  const limits = (): AnalysisLimits => ({ timeMs: settings.timeLimitMs, memoryMb: settings.memoryLimitMb });
+  // Bundled next to this file (dist/server.js) by esbuild.mjs.
+  const worker = new AnalysisWorker(join(__dirname, "analysisWorker.js"), limits, (line) => connection.console.log(line));
+  /** Documents whose last analysis failed, at that version: their other analyses are not tried again. */
+  const failed = new Map<string, { version: number; failure: AnalysisFailure }>();
+  const models = new ModelFiles("", null);
+  /** Model files that could not be read, each reported once. */
+  const unreadable = new Set<string>();
 
   function templateOf(uri: string): TemplateDocument | undefined {
     const td = documents.get(uri);
@@ -41,12 +70,48 @@ export function startServer(connection: Connection): void {
     return doc;
   }
 
-  function publish(uri: string): void {
+  const analysisSettings = () => ({ engines: settings.engines, nullToolsProbe: settings.nullToolsProbe });
+
+  /** An analysis of the document as it is now, or null: the document changed or closed, or its analysis failed. */
+  async function analyse<T>(
+    uri: string,
+    request: (doc: TemplateDocument) => AnalysisRequest,
+  ): Promise<{ doc: TemplateDocument; value: T } | null> {
     const doc = templateOf(uri);
-    if (!doc) return;
-    const diagnostics = service.doValidation(doc, { engines: settings.engines, nullToolsProbe: settings.nullToolsProbe }).map((d) => toLspDiagnostic(doc, uri, d));
-    void connection.sendDiagnostics({ uri, diagnostics });
+    const version = documents.get(uri)?.version;
+    if (!doc || failed.get(uri)?.version === version) return null;
+    const r = request(doc);
+    const outcome = await worker.run(`${r.kind} ${uri}`, r);
+    if (!outcome || documents.get(uri)?.version !== version) return null;
+    if (!outcome.ok) {
+      failed.set(uri, { version: version!, failure: outcome.failure });
+      return null;
+    }
+    return { doc, value: outcome.value as T };
   }
+
+  async function publish(uri: string): Promise<void> {
+    const version = documents.get(uri)?.version;
+    // the model a document serves is read in the analysis process, from the GGUF named here
+    const model = models.fileOf(uri);
+    const found = await analyse<Validation>(uri, (doc) => ({ kind: "validate", text: doc.text, settings: analysisSettings(), model }));
+    const doc = templateOf(uri);
+    if (!doc || documents.get(uri)?.version !== version) return;
+    const modelError = found?.value.modelError;
+    if (modelError && !unreadable.has(`${model}\u0000${modelError}`)) {
+      connection.console.warn(`model checks skipped: cannot read ${model}: ${modelError}`);
+      unreadable.add(`${model}\u0000${modelError}`);
+    }
+    const failure = failed.get(uri);
+    let diagnostics: Diagnostic[];
+    if (found) diagnostics = found.value.diagnostics;
+    else if (failure && failure.version === version)
+      diagnostics = [...service.getSyntaxDiagnostics(doc), analysisFailureDiagnostic(doc, failure.failure)];
+    else return; // a newer check of this document replaced this one
+    void connection.sendDiagnostics({ uri, diagnostics: diagnostics.map((d) => toLspDiagnostic(doc, uri, d)) });
+  }
+
+  const capabilities = (uri: string) => analyse<CapabilitySummary | null>(uri, (doc) => ({ kind: "capabilities", text: doc.text }));
 
   function schedule(uri: string, delay: number): void {
     clearTimeout(timers.get(uri));
@@ -54,7 +119,7 @@ export function startServer(connection: Connection): void {
       uri,
       setTimeout(() => {
         timers.delete(uri);
-        publish(uri);
+        void publish(uri);
       }, delay),
     );
   }
@@ -68,6 +133,8 @@ export function startServer(connection: Connection): void {
   connection.onInitialize((params) => {
     const opts = params.initializationOptions as Partial<Settings> | undefined;
     settings = readSettings(opts, settings);
+    models.tokenizerModel = settings.tokenizerModel;
+    models.root = folderPath(params.workspaceFolders?.[0]?.uri ?? params.rootUri);
     definitionLinks = params.capabilities.textDocument?.definition?.linkSupport === true;
     return {
       capabilities: {
@@ -85,27 +152,27 @@ export function startServer(connection: Connection): void {
     };
   });
 
-  connection.onHover((p) => {
+  connection.onHover(async (p) => {
     const a = at(p);
     const h = a && service.doHover(a.doc, a.offset);
     // The first line also shows what llama.cpp infers about the template (the lens's details).
-    const caps = a && p.position.line === 0 ? service.getCapabilitySummary(a.doc) : null;
+    const caps = a && p.position.line === 0 ? (await capabilities(p.textDocument.uri))?.value : null;
     if (caps) {
       const value = h ? `${h.contents}\n\n---\n\n${caps.markdown}` : caps.markdown;
       return { contents: { kind: "markdown", value }, ...(h ? { range: toRange(a.doc, h.span) } : {}) };
     }
     return h ? { contents: { kind: "markdown", value: h.contents }, range: toRange(a.doc, h.span) } : null;
   });
-  connection.onCodeAction((p) => {
-    const doc = templateOf(p.textDocument.uri);
-    if (!doc) return [];
-    const range = { start: doc.lines.offsetAt(p.range.start), end: doc.lines.offsetAt(p.range.end) };
-    return service.getCodeActions(doc, range, { engines: settings.engines, nullToolsProbe: settings.nullToolsProbe }).map((c) => toLspCodeAction(doc, p.textDocument.uri, c));
+  connection.onCodeAction(async (p) => {
+    const found = await analyse<CodeAction[]>(p.textDocument.uri, (doc) => {
+      const range = { start: doc.lines.offsetAt(p.range.start), end: doc.lines.offsetAt(p.range.end) };
+      return { kind: "codeActions", text: doc.text, settings: analysisSettings(), range };
+    });
+    return found ? found.value.map((c) => toLspCodeAction(found.doc, p.textDocument.uri, c)) : [];
   });
-  connection.onCodeLens((p) => {
-    const doc = templateOf(p.textDocument.uri);
-    const caps = doc && service.getCapabilitySummary(doc);
-    return caps ? [toLspCapabilityLens(doc, caps)] : [];
+  connection.onCodeLens(async (p) => {
+    const found = await capabilities(p.textDocument.uri);
+    return found?.value ? [toLspCapabilityLens(found.doc, found.value)] : [];
   });
   connection.onCompletion((p) => {
     const a = at(p);
@@ -131,6 +198,9 @@ export function startServer(connection: Connection): void {
 
   connection.onDidChangeConfiguration((change) => {
     settings = readSettings((change.settings as { chatTemplate?: Partial<Settings> })?.chatTemplate, settings);
+    // New limits or engines may let a failed analysis through.
+    failed.clear();
+    models.tokenizerModel = settings.tokenizerModel;
     for (const d of documents.all()) schedule(d.uri, 0);
   });
 
@@ -140,20 +210,37 @@ export function startServer(connection: Connection): void {
     clearTimeout(timers.get(e.document.uri));
     timers.delete(e.document.uri);
     parsed.delete(e.document.uri);
+    failed.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
+
+  connection.onShutdown(() => worker.dispose());
 
   documents.listen(connection);
   connection.listen();
 }
 
 function readSettings(raw: unknown, current: Settings): Settings {
-  const r = (raw ?? {}) as { engines?: unknown; debounceMs?: unknown; diagnostics?: { engines?: unknown; debounceMs?: unknown; nullToolsProbe?: unknown } };
+  const r = (raw ?? {}) as {
+    engines?: unknown;
+    debounceMs?: unknown;
+    diagnostics?: { engines?: unknown; debounceMs?: unknown; nullToolsProbe?: unknown; timeLimitMs?: unknown; memoryLimitMb?: unknown };
+    preview?: { tokenizerModel?: unknown };
+  };
+  const d = r.diagnostics ?? {};
   const engines = r.diagnostics?.engines ?? r.engines;
   const debounce = r.diagnostics?.debounceMs ?? r.debounceMs;
   return {
     engines: Array.isArray(engines) ? engines.filter((e): e is EngineId => typeof e === "string" && isEngineId(e)) : current.engines,
     debounceMs: typeof debounce === "number" && debounce >= 0 ? debounce : current.debounceMs,
-    nullToolsProbe: typeof r.diagnostics?.nullToolsProbe === "boolean" ? r.diagnostics.nullToolsProbe : current.nullToolsProbe,
+    nullToolsProbe: typeof d.nullToolsProbe === "boolean" ? d.nullToolsProbe : current.nullToolsProbe,
+    timeLimitMs: atLeast(d.timeLimitMs, 100) ?? current.timeLimitMs,
+    memoryLimitMb: atLeast(d.memoryLimitMb, 64) ?? current.memoryLimitMb,
+    tokenizerModel: typeof r.preview?.tokenizerModel === "string" ? r.preview.tokenizerModel : current.tokenizerModel,
   };
+}
+
+/** A number setting, raised to its least sensible value; undefined when it is not a number. */
+function atLeast(v: unknown, least: number): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? Math.max(least, Math.round(v)) : undefined;
 }

@@ -284,6 +284,12 @@ export interface With extends NodeBase, Block {
   assignments: WithAssignment[];
   body: Stmt[];
 }
+/** `{% autoescape value %}body{% endautoescape %}`: a scope whose printed values are HTML-escaped while `value` is true (Jinja2). */
+export interface Autoescape extends NodeBase, Block {
+  kind: "Autoescape";
+  value: Expr;
+  body: Stmt[];
+}
 /** `include`, `import`, `from … import`, `extends`: parsed, but a chat template has no loader. */
 export interface TemplateRef extends NodeBase {
   kind: "Include" | "Import" | "FromImport" | "Extends";
@@ -316,6 +322,7 @@ export type Stmt =
   | Generation
   | LoopControl
   | With
+  | Autoescape
   | TemplateRef
   | BlockStmt
   | ErrorStmt;

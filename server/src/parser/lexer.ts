@@ -187,7 +187,7 @@ class Lexer {
   /** Emits the text run [pos, end) with Jinja2's stripping towards the tag `after`. */
   private emitText(end: number, after: TagEdge | null): void {
     const rawStart = this.pos;
-    let vStart = Math.min(this.valueStart, end);
+    const vStart = Math.min(this.valueStart, end);
     let vEnd = end;
     if (after) {
       if (after.sign === "-") {
@@ -267,7 +267,12 @@ class Lexer {
   private lexRaw(tagStart: number, beginText: string, sign: "-" | "+" | ""): void {
     const src = this.src;
     const beginEnd = tagStart + beginText.length;
-    const beginEdge: TagEdge = { type: "raw_begin", sign: beginText.endsWith("-%}") ? "-" : "", start: beginEnd - (beginText.endsWith("-%}") ? 3 : 2), end: beginEnd };
+    const beginEdge: TagEdge = {
+      type: "raw_begin",
+      sign: beginText.endsWith("-%}") ? "-" : "",
+      start: beginEnd - (beginText.endsWith("-%}") ? 3 : 2),
+      end: beginEnd,
+    };
     this.tokens.push({ type: "raw_begin", value: beginText, sign, start: tagStart, end: beginEnd });
     // `{% raw %}` has no trim_blocks suffix in Jinja2's lexer; only `-%}` swallows what follows.
     this.closeTag(beginEdge, false);

@@ -5,6 +5,7 @@ import type * as A from "./ast";
 import { chatTemplateLexOptions, lex, type LexOptions, type Token, type TokenType } from "./lexer";
 import type { SyntaxProblem } from "./problems";
 import { LineIndex } from "./lineIndex";
+import { deepestOpening, limitDepth, MAX_NESTING, nestingMessage } from "./nesting";
 
 export interface ParseResult {
   template: A.Template;
@@ -45,6 +46,8 @@ function describe(t: Token): string {
 }
 
 const COMPARE_OPS = new Set(["==", "!=", "<", "<=", ">", ">="]);
+/** Tags that open a block (a block `set` aside: it needs its whole header read to tell). */
+const BLOCK_TAGS = new Set(["if", "for", "macro", "call", "filter", "with", "generation", "block", "autoescape"]);
 /** Tags whose end tags the parser knows, for nesting-mistake messages. */
 const CLOSING_WORDS = new Set(["elif", "else"]);
 const UNSUPPORTED_LOADER_TAGS: Record<string, string> = {
@@ -71,7 +74,13 @@ class Parser {
   private nextId = 0;
   private readonly endStack: string[][] = [];
   private readonly tagStack: { name: string; open: A.Span }[] = [];
+  /** The `ns.attr` targets parsed as Jinja2's NSRef: the only attribute targets an assignment may have. */
+  private readonly namespaceRefs = new WeakSet<A.Expr>();
   private readonly lines: LineIndex;
+  /** Brackets, unary operators and `if`-expressions open around the expression being parsed. */
+  private nesting = 0;
+  /** Set when blocks nested past MAX_NESTING: the rest of the template is not parsed. */
+  private abandoned = false;
 
   constructor(
     private readonly src: string,
@@ -137,7 +146,13 @@ class Parser {
   private prevEnd(): number {
     return this.tokens[this.i - 1]?.end ?? 0;
   }
-  private report(span: A.Span, message: string, code: SyntaxProblem["code"], severity: "error" | "warning" = "error", related?: SyntaxProblem["related"]): void {
+  private report(
+    span: A.Span,
+    message: string,
+    code: SyntaxProblem["code"],
+    severity: "error" | "warning" = "error",
+    related?: SyntaxProblem["related"],
+  ): void {
     this.problems.push({ start: span.start, end: span.end, message, code, severity, ...(related ? { related } : {}) });
   }
   private reportError(e: unknown): void {
@@ -160,7 +175,17 @@ class Parser {
 
   private textNode(t: Token): A.Text {
     const d = t.text!;
-    return { kind: "Text", id: this.id(), start: t.start, end: t.end, value: d.value, valueStart: d.valueStart, valueEnd: d.valueEnd, before: d.before, after: d.after };
+    return {
+      kind: "Text",
+      id: this.id(),
+      start: t.start,
+      end: t.end,
+      value: d.value,
+      valueStart: d.valueStart,
+      valueEnd: d.valueEnd,
+      before: d.before,
+      after: d.after,
+    };
   }
 
   private errorExpr(at: number): A.ErrorExpr {
@@ -171,7 +196,41 @@ class Parser {
 
   parseTemplate(): A.Template {
     const body = this.subparse(null).body;
-    return { kind: "Template", id: this.id(), start: 0, end: this.src.length, body, comments: [] };
+    const t: A.Template = { kind: "Template", id: this.id(), start: 0, end: this.src.length, body, comments: [] };
+    limitDepth(
+      t,
+      (at, message) => this.report(at, message, "syntax/nesting"),
+      () => this.id(),
+    );
+    return t;
+  }
+
+  /** The token where the nesting that crossed the limit at token `from` goes deepest (nesting.ts), or null. */
+  private deepestFrom(from: number, opens: (i: number) => boolean, closes: (i: number) => boolean): Token | null {
+    const at = deepestOpening(from, this.tokens.length - 1, opens, closes);
+    return at === null ? null : this.tokens[at];
+  }
+
+  /** Runs a parse step one nesting level deeper, refusing it past MAX_NESTING (the parser's own stack). */
+  private deeper<T>(parse: () => T): T {
+    if (this.nesting >= MAX_NESTING) {
+      const bracket = (i: number, kinds: string) => this.tokens[i].type === "operator" && kinds.includes(this.tokens[i].value);
+      this.fail(
+        nestingMessage("brackets and operators"),
+        this.deepestFrom(
+          this.i,
+          (i) => bracket(i, "([{"),
+          (i) => bracket(i, ")]}"),
+        ) ?? this.cur,
+        "syntax/nesting",
+      );
+    }
+    this.nesting++;
+    try {
+      return parse();
+    } finally {
+      this.nesting--;
+    }
   }
 
   private subparse(endTags: string[] | null): { body: A.Stmt[]; end: SubparseEnd } {
@@ -247,14 +306,32 @@ class Parser {
       const t = this.advance();
       text = this.textNode(t);
     } else {
-      text = { kind: "Text", id: this.id(), start: begin.end, end: begin.end, value: "", valueStart: begin.end, valueEnd: begin.end, before: null, after: null };
+      text = {
+        kind: "Text",
+        id: this.id(),
+        start: begin.end,
+        end: begin.end,
+        value: "",
+        valueStart: begin.end,
+        valueEnd: begin.end,
+        before: null,
+        after: null,
+      };
     }
     let endTag: A.Span | null = null;
     if (this.cur.type === "raw_end") {
       const e = this.advance();
       endTag = { start: e.start, end: e.end };
     }
-    return { kind: "Raw", id: this.id(), start: begin.start, end: endTag?.end ?? text.end, openTag: { start: begin.start, end: begin.end }, endTag, text };
+    return {
+      kind: "Raw",
+      id: this.id(),
+      start: begin.start,
+      end: endTag?.end ?? text.end,
+      openTag: { start: begin.start, end: begin.end },
+      endTag,
+      text,
+    };
   }
 
   /** Parses one `{% … %}` statement; the parser stands on its block_begin. */
@@ -280,6 +357,8 @@ class Parser {
           return this.parseWith(begin);
         case "generation":
           return this.parseGeneration(begin);
+        case "autoescape":
+          return this.parseAutoescape(begin);
         case "break":
         case "continue": {
           this.advance();
@@ -312,7 +391,10 @@ class Parser {
     const innermost = this.endStack[this.endStack.length - 1];
     if (innermost) parts.push(`Jinja was looking for the following tags: ${quoteList(innermost)}.`);
     const open = this.tagStack[this.tagStack.length - 1];
-    if (open) parts.push(`The innermost block that needs to be closed is '${open.name}' (opened at line ${this.lines.lineOf(open.open.start) + 1}).`);
+    if (open)
+      parts.push(
+        `The innermost block that needs to be closed is '${open.name}' (opened at line ${this.lines.lineOf(open.open.start) + 1}).`,
+      );
     const code = name.startsWith("end") || CLOSING_WORDS.has(name) ? "syntax/unexpected-end-tag" : "syntax/unknown-tag";
     this.fail(parts.join(" "), nameTok, code);
   }
@@ -345,10 +427,24 @@ class Parser {
    * null after reporting the block as unclosed.
    */
   private body(tagName: string, open: A.Span, endTags: string[]): { body: A.Stmt[]; end: string | null } {
+    if (this.tagStack.length >= MAX_NESTING) {
+      // Reported where the nesting goes deepest; the rest is not parsed (one error, not one per tag).
+      const tag = (i: number) =>
+        this.tokens[i].type === "block_begin" && this.tokens[i + 1]?.type === "name" ? this.tokens[i + 1].value : "";
+      const deepest = this.deepestFrom(
+        this.i,
+        (i) => BLOCK_TAGS.has(tag(i)),
+        (i) => tag(i).startsWith("end"),
+      );
+      this.report(deepest ? { start: deepest.start, end: deepest.end } : open, nestingMessage("blocks"), "syntax/nesting");
+      this.abandoned = true;
+      this.i = this.tokens.length - 1;
+      return { body: [], end: null };
+    }
     this.tagStack.push({ name: tagName, open });
     try {
       const { body, end } = this.subparse(endTags);
-      if (end.name === null) this.reportUnclosed(tagName, open, endTags, end.interruptedBy);
+      if (end.name === null && !this.abandoned) this.reportUnclosed(tagName, open, endTags, end.interruptedBy);
       return { body, end: end.name };
     } finally {
       this.tagStack.pop();
@@ -454,7 +550,17 @@ class Parser {
       }
       break;
     }
-    return { kind: "If", id: this.id(), start: begin.start, end: endTag?.end ?? this.prevEnd(), openTag, endTag, branches, orElse, elseTag };
+    return {
+      kind: "If",
+      id: this.id(),
+      start: begin.start,
+      end: endTag?.end ?? this.prevEnd(),
+      openTag,
+      endTag,
+      branches,
+      orElse,
+      elseTag,
+    };
   }
 
   private parseSet(begin: Token): A.Set | A.SetBlock {
@@ -470,7 +576,17 @@ class Parser {
     const openTag = this.openTagSpan(begin);
     const b = this.body("set", openTag, ["endset"]);
     const endTag = b.end ? this.finishEndTag() : null;
-    return { kind: "SetBlock", id: this.id(), start: begin.start, end: endTag?.end ?? this.prevEnd(), openTag, endTag, target, filter, body: b.body };
+    return {
+      kind: "SetBlock",
+      id: this.id(),
+      start: begin.start,
+      end: endTag?.end ?? this.prevEnd(),
+      openTag,
+      endTag,
+      target,
+      filter,
+      body: b.body,
+    };
   }
 
   private parseMacro(begin: Token): A.Macro {
@@ -560,7 +676,27 @@ class Parser {
     const openTag = this.openTagSpan(begin);
     const b = this.body("with", openTag, ["endwith"]);
     const endTag = b.end ? this.finishEndTag() : null;
-    return { kind: "With", id: this.id(), start: begin.start, end: endTag?.end ?? this.prevEnd(), openTag, endTag, assignments, body: b.body };
+    return {
+      kind: "With",
+      id: this.id(),
+      start: begin.start,
+      end: endTag?.end ?? this.prevEnd(),
+      openTag,
+      endTag,
+      assignments,
+      body: b.body,
+    };
+  }
+
+  private parseAutoescape(begin: Token): A.Autoescape | A.ErrorStmt {
+    this.advance();
+    const value = this.header(() => this.parseExpression());
+    const openTag = this.openTagSpan(begin);
+    const b = this.body("autoescape", openTag, ["endautoescape"]);
+    const endTag = b.end ? this.finishEndTag() : null;
+    const span = { start: begin.start, end: endTag?.end ?? this.prevEnd() };
+    if (!value) return { kind: "ErrorStmt", id: this.id(), ...span };
+    return { kind: "Autoescape", id: this.id(), ...span, openTag, endTag, value, body: b.body };
   }
 
   private parseGeneration(begin: Token): A.Generation {
@@ -619,7 +755,8 @@ class Parser {
     const b = this.body("block", openTag, ["endblock"]);
     let endTag: A.Span | null = null;
     if (b.end) {
-      if (this.cur.type === "name") this.advance();
+      // parse_block skips the block's own name only: another name is where the tag was to end.
+      if (this.cur.type === "name" && this.cur.value === nameTok.value) this.advance();
       endTag = this.finishEndTag();
     }
     return {
@@ -638,20 +775,33 @@ class Parser {
   // ------------------------------------------------------------ assignment targets
 
   private parseAssignTarget(o: { withNamespace?: boolean; extraEnd?: string[] }): A.Expr {
-    if (o.withNamespace && this.cur.type === "name" && this.isOp(".", this.look())) {
-      const ns = this.advance();
-      this.advance();
-      const attr = this.expectName();
-      const object: A.Name = { kind: "Name", id: this.id(), start: ns.start, end: ns.end, name: ns.value };
-      return { kind: "GetAttr", id: this.id(), start: ns.start, end: attr.end, object, attr: attr.value, attrSpan: { start: attr.start, end: attr.end }, numeric: false };
-    }
-    const target = this.parseTuple({ simplified: true, extraEnd: o.extraEnd });
+    const target = this.parseTuple({ simplified: true, extraEnd: o.extraEnd, withNamespace: o.withNamespace });
     this.checkAssignable(target);
     return target;
   }
 
+  /** Jinja2's NSRef: `ns.attr` where a `set` target may name a namespace attribute (parse_primary's with_namespace). */
+  private parseNamespaceRef(): A.GetAttr {
+    const ns = this.advance();
+    this.advance();
+    const attr = this.expectName();
+    const object: A.Name = { kind: "Name", id: this.id(), start: ns.start, end: ns.end, name: ns.value };
+    const ref: A.GetAttr = {
+      kind: "GetAttr",
+      id: this.id(),
+      start: ns.start,
+      end: attr.end,
+      object,
+      attr: attr.value,
+      attrSpan: { start: attr.start, end: attr.end },
+      numeric: false,
+    };
+    this.namespaceRefs.add(ref);
+    return ref;
+  }
+
   private checkAssignable(e: A.Expr): void {
-    if (e.kind === "Name") return;
+    if (e.kind === "Name" || this.namespaceRefs.has(e)) return;
     if (e.kind === "Tuple") {
       e.items.forEach((x) => this.checkAssignable(x));
       return;
@@ -663,21 +813,30 @@ class Parser {
   // ------------------------------------------------------------ expressions
 
   private parseExpression(withCondexpr = true): A.Expr {
-    return withCondexpr ? this.parseCondexpr() : this.parseOr();
+    return this.deeper(() => (withCondexpr ? this.parseCondexpr() : this.parseOr()));
   }
 
   private parseCondexpr(): A.Expr {
     let e = this.parseOr();
     while (this.skipName("if")) {
       const test = this.parseOr();
-      const orElse = this.skipName("else") ? this.parseCondexpr() : null;
+      const orElse = this.skipName("else") ? this.deeper(() => this.parseCondexpr()) : null;
       e = { kind: "Conditional", id: this.id(), start: e.start, end: this.prevEnd(), test, then: e, orElse };
     }
     return e;
   }
 
   private binary(op: A.BinaryOp, opTok: Token, left: A.Expr, right: A.Expr): A.Binary {
-    return { kind: "Binary", id: this.id(), start: left.start, end: right.end, op, opSpan: { start: opTok.start, end: opTok.end }, left, right };
+    return {
+      kind: "Binary",
+      id: this.id(),
+      start: left.start,
+      end: right.end,
+      op,
+      opSpan: { start: opTok.start, end: opTok.end },
+      left,
+      right,
+    };
   }
 
   private parseOr(): A.Expr {
@@ -701,8 +860,16 @@ class Parser {
   private parseNot(): A.Expr {
     if (this.isName("not")) {
       const op = this.advance();
-      const operand = this.parseNot();
-      return { kind: "Unary", id: this.id(), start: op.start, end: operand.end, op: "not", opSpan: { start: op.start, end: op.end }, operand };
+      const operand = this.deeper(() => this.parseNot());
+      return {
+        kind: "Unary",
+        id: this.id(),
+        start: op.start,
+        end: operand.end,
+        op: "not",
+        opSpan: { start: op.start, end: op.end },
+        operand,
+      };
     }
     return this.parseCompare();
   }
@@ -774,8 +941,16 @@ class Parser {
     let node: A.Expr;
     if (this.isOp("-") || this.isOp("+")) {
       const op = this.advance();
-      const operand = this.parseUnary(false);
-      node = { kind: "Unary", id: this.id(), start: op.start, end: operand.end, op: op.value as "-" | "+", opSpan: { start: op.start, end: op.end }, operand };
+      const operand = this.deeper(() => this.parseUnary(false));
+      node = {
+        kind: "Unary",
+        id: this.id(),
+        start: op.start,
+        end: operand.end,
+        op: op.value as "-" | "+",
+        opSpan: { start: op.start, end: op.end },
+        operand,
+      };
     } else {
       node = this.parsePrimary();
     }
@@ -827,7 +1002,11 @@ class Parser {
         if (t.value === "{") return this.parseDict();
         break;
     }
-    this.fail(`unexpected '${describe(t)}'`, t, t.type === "block_end" || t.type === "variable_end" || t.type === "eof" ? "syntax/missing-expression" : "syntax/unexpected-token");
+    this.fail(
+      `unexpected '${describe(t)}'`,
+      t,
+      t.type === "block_end" || t.type === "variable_end" || t.type === "eof" ? "syntax/missing-expression" : "syntax/unexpected-token",
+    );
   }
 
   private isTupleEnd(extraEnd?: string[]): boolean {
@@ -836,14 +1015,21 @@ class Parser {
     return !!extraEnd && t.type === "name" && extraEnd.includes(t.value);
   }
 
-  private parseTuple(o: { simplified?: boolean; withCondexpr?: boolean; extraEnd?: string[]; explicitParens?: boolean }): A.Expr {
+  private parseTuple(o: {
+    simplified?: boolean;
+    withCondexpr?: boolean;
+    extraEnd?: string[];
+    explicitParens?: boolean;
+    withNamespace?: boolean;
+  }): A.Expr {
     const start = this.cur.start;
     const items: A.Expr[] = [];
     let isTuple = false;
     while (true) {
       if (items.length) this.expectOp(",");
       if (this.isTupleEnd(o.extraEnd)) break;
-      items.push(o.simplified ? this.parsePrimary() : this.parseExpression(o.withCondexpr ?? true));
+      if (o.withNamespace && this.cur.type === "name" && this.isOp(".", this.look())) items.push(this.parseNamespaceRef());
+      else items.push(o.simplified ? this.parsePrimary() : this.parseExpression(o.withCondexpr ?? true));
       if (this.isOp(",")) isTuple = true;
       else break;
     }
@@ -904,7 +1090,16 @@ class Parser {
       const a = this.cur;
       if (a.type !== "name" && a.type !== "integer") this.fail("expected name or number", a);
       this.advance();
-      return { kind: "GetAttr", id: this.id(), start: node.start, end: a.end, object: node, attr: a.value, attrSpan: { start: a.start, end: a.end }, numeric: a.type === "integer" };
+      return {
+        kind: "GetAttr",
+        id: this.id(),
+        start: node.start,
+        end: a.end,
+        object: node,
+        attr: a.value,
+        attrSpan: { start: a.start, end: a.end },
+        numeric: a.type === "integer",
+      };
     }
     const args: A.Expr[] = [];
     const open = t;
@@ -913,7 +1108,8 @@ class Parser {
       args.push(this.parseSubscribed());
     }
     const close = this.expectOp("]");
-    const index: A.Expr = args.length === 1 ? args[0] : { kind: "Tuple", id: this.id(), start: open.end, end: close.start, items: args, parenthesized: false };
+    const index: A.Expr =
+      args.length === 1 ? args[0] : { kind: "Tuple", id: this.id(), start: open.end, end: close.start, items: args, parenthesized: false };
     return { kind: "GetItem", id: this.id(), start: node.start, end: close.end, object: node, index };
   }
 

@@ -1,11 +1,9 @@
 // What llama.cpp will infer about the template, for the top of the editor: a one-line summary (the
 // code lens) and a table (the hover on the first line) of the capabilities its probe reads and the
 // tool-call format its autoparser derives, with the probe renders that threw.
-import { capsOf, CAPS_KEYS, type Caps, type ProbeError } from "../analysis/caps/capsProbe";
-import { detectToolCallFormat, type ToolCallFormat } from "../analysis/caps/toolCallFormat";
-import { dialectFor } from "../dialects/index";
-import type { TemplateDocument } from "../document";
-import { ENGINE_LABELS, type EngineId, type Span } from "../types";
+import { type Caps, CAPS_KEYS, capsOf, detectToolCallFormat, type ProbeError, type ToolCallFormat } from "../analysis";
+import { dialectFor } from "../dialects";
+import { ENGINE_LABELS, type EngineId, type Span, type TemplateDocument } from "../document";
 
 export interface CapabilitySummary {
   engine: EngineId;
@@ -39,7 +37,9 @@ const code = (s: string): string => (s ? "`` " + JSON.stringify(s).slice(1, -1) 
 function formatLine(f: ToolCallFormat): string {
   if (f.specialized) return `llama.cpp's own ${f.specialized} parser`;
   if (f.mode === "NONE") return "none detected";
-  const markers = [f.section_start || f.per_call_start, f.function.name_prefix, f.arguments.name_prefix].map((m) => m.trim()).filter(Boolean);
+  const markers = [f.section_start || f.per_call_start, f.function.name_prefix, f.arguments.name_prefix]
+    .map((m) => m.trim())
+    .filter(Boolean);
   return markers.length ? `${f.mode} ${markers.join(" ")}` : f.mode;
 }
 
@@ -54,9 +54,13 @@ function markdown(engine: string, caps: Caps, errors: readonly ProbeError[], f: 
       ["function name", `${code(f.function.name_prefix)} name ${code(f.function.name_suffix)}, closed by ${code(f.function.close)}`],
     ];
     if (f.mode === "TAG_WITH_TAGGED") {
-      marks.push(["argument", `${code(f.arguments.name_prefix)} key ${code(f.arguments.name_suffix)} ${code(f.arguments.value_prefix)} value ${code(f.arguments.value_suffix)}`]);
+      marks.push([
+        "argument",
+        `${code(f.arguments.name_prefix)} key ${code(f.arguments.name_suffix)} ${code(f.arguments.value_prefix)} value ${code(f.arguments.value_suffix)}`,
+      ]);
     }
-    if (f.json) marks.push(["JSON fields", `name \`${f.json.name_field || "(the key)"}\`, arguments \`${f.json.args_field || "(the value)"}\``]);
+    if (f.json)
+      marks.push(["JSON fields", `name \`${f.json.name_field || "(the key)"}\`, arguments \`${f.json.args_field || "(the value)"}\``]);
     if (f.reasoning.start || f.reasoning.end) marks.push(["reasoning", `${code(f.reasoning.start)} … ${code(f.reasoning.end)}`]);
     out.push(...marks.map(([k, v]) => `- ${k}: ${v}`), "");
   }
@@ -78,5 +82,13 @@ export function getCapabilitySummary(doc: TemplateDocument, engine: EngineId = "
   const on = CAPS_KEYS.filter((k) => caps[k]).map((k) => SHORT[k]);
   const title = `${label}: ${on.length ? on.join(", ") : "no capabilities"} · tool calls: ${formatLine(f)}${errors.length ? ` · ${errors.length} probe error${errors.length > 1 ? "s" : ""}` : ""}`;
   const firstLine = doc.text.search(/\r?\n|$/);
-  return { engine, caps, probeErrors: errors, toolCallFormat: f, title, markdown: markdown(label, caps, errors, f, doc), span: { start: 0, end: firstLine } };
+  return {
+    engine,
+    caps,
+    probeErrors: errors,
+    toolCallFormat: f,
+    title,
+    markdown: markdown(label, caps, errors, f, doc),
+    span: { start: 0, end: firstLine },
+  };
 }

@@ -1,12 +1,7 @@
 // Quick fixes for the engine diagnostics in a range: each one a verified rewrite (analysis/fixes)
 // with the diagnostics it resolves — one action for a rewrite several diagnostics share.
-import { dialectsOf, engineFindings } from "../analysis/engineChecks";
-import { toDiagnostic } from "../analysis/finding";
-import { quickFixesFor } from "../analysis/fixes/quickFixes";
-import type { TextEdit } from "../analysis/fixes/rewrites";
-import { BUILTIN_SCENARIOS } from "../analysis/scenarios";
-import type { TemplateDocument } from "../document";
-import type { Diagnostic, Span } from "../types";
+import { BUILTIN_SCENARIOS, dialectsOf, engineFindings, quickFixesFor, type TextEdit, toDiagnostic } from "../analysis";
+import type { Diagnostic, Span, TemplateDocument } from "../document";
 import type { ValidationOptions } from "./diagnostics";
 
 export interface CodeAction {

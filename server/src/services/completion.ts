@@ -1,25 +1,30 @@
 // Completion inside tags: tag names (and the end tag of the innermost open block) after `{%`,
 // filters after `|`, tests after `is` / `is not`, members after `.` when the value's type is known,
 // and otherwise the names in scope, the chat-template context, globals and keywords.
-import type { TemplateDocument } from "../document";
-import { CONTEXT_VARIABLES } from "../languageFacts/context";
-import { fieldsOf, methodKinds, typeLabel, type Fact, type ValueType } from "../languageFacts/fact";
-import { FILTERS } from "../languageFacts/filters";
-import { GLOBALS } from "../languageFacts/globals";
-import { EXPRESSION_KEYWORDS, TAGS } from "../languageFacts/keywords";
-import { LOOP_VARIABLE } from "../languageFacts/loop";
-import { MACRO_VARIABLES } from "../languageFacts/macro";
-import { DICT_METHODS, STR_METHODS } from "../languageFacts/methods";
-import { TESTS } from "../languageFacts/tests";
-import type * as A from "../parser/ast";
-import type { Token } from "../parser/lexer";
-import { parse } from "../parser/parser";
-import type { CompletionItem, CompletionKind, Span } from "../types";
+import type { CompletionItem, CompletionKind, Span, TemplateDocument } from "../document";
+import {
+  CONTEXT_VARIABLES,
+  DICT_METHODS,
+  EXPRESSION_KEYWORDS,
+  type Fact,
+  fieldsOf,
+  FILTERS,
+  GLOBALS,
+  LOOP_VARIABLE,
+  MACRO_VARIABLES,
+  methodKinds,
+  STR_METHODS,
+  TAGS,
+  TESTS,
+  typeLabel,
+  type ValueType,
+} from "../languageFacts";
+import type * as A from "../parser";
+import { nodesAt, parse, type Token } from "../parser";
 import { cursorAt, type Cursor } from "./cursor";
 import { factDoc } from "./describe";
 import { enclosing, scopesOf, visibleBindings, type Binding, type ScopeInfo } from "./scope";
 import { bindingType, typeOf } from "./valueTypes";
-import { nodesAt } from "./walk";
 
 /** Tags after which the next word names something new, so there is nothing to complete. */
 const DEFINING_TAGS = new Set(["set", "for", "macro", "block"]);
@@ -37,7 +42,11 @@ export function doComplete(doc: TemplateDocument, offset: number): CompletionIte
   if (prev.type === "block_begin") return tagItems(doc, cur);
   if (isOp(prev, "|")) return factItems(FILTERS, "filter", cur.replace);
   if (isName(prev, "is") || (isName(prev, "not") && before && isName(before, "is"))) {
-    return factItems(TESTS.filter((t) => /^\w+$/.test(t.name)), "test", cur.replace);
+    return factItems(
+      TESTS.filter((t) => /^\w+$/.test(t.name)),
+      "test",
+      cur.replace,
+    );
   }
   if (isOp(prev, ".")) return memberItems(doc, info, cur);
   const afterTagName = cur.prev === cur.tagBegin + 1 && tokens[cur.tagBegin].type === "block_begin";
@@ -56,7 +65,7 @@ function endsOperand(t: Token): boolean {
 }
 
 function factItems(facts: readonly Fact[], kind: CompletionKind, span: Span): CompletionItem[] {
-  return facts.map((f) => ({ label: f.name, kind, detail: f.signature, documentation: factDoc(f), span }));
+  return facts.map((f) => ({ label: f.name, kind, detail: f.signature, documentation: factDoc(f, kind), span }));
 }
 
 function keywordItem(name: string, span: Span): CompletionItem {
@@ -163,7 +172,7 @@ function membersOf(type: ValueType | null, span: Span): CompletionItem[] {
   }));
   const kinds = methodKinds(type);
   const methods = [...(kinds.dict ? DICT_METHODS : []), ...(kinds.str ? STR_METHODS : [])];
-  for (const m of methods) items.push({ label: m.name, kind: "method", detail: m.signature, documentation: factDoc(m), span });
+  for (const m of methods) items.push({ label: m.name, kind: "method", detail: m.signature, documentation: factDoc(m, "method"), span });
   return items;
 }
 
@@ -190,11 +199,18 @@ function nameItems(info: ScopeInfo, cur: Cursor): CompletionItem[] {
     // A name never completes to the binding it is defining (`{% set x = x` is the only case).
     if (cur.word && b.nameSpan.start === cur.word.start) continue;
     const type = bindingType(info, b);
-    const detail = b.kind === "macro" && b.node.kind === "Macro" ? `${b.name}(${b.node.params.map((p) => p.name).join(", ")})` : type ? typeLabel(type) : b.kind;
+    const detail =
+      b.kind === "macro" && b.node.kind === "Macro"
+        ? `${b.name}(${b.node.params.map((p) => p.name).join(", ")})`
+        : type
+          ? typeLabel(type)
+          : b.kind;
     add({ label: b.name, kind: BINDING_KIND[b.kind], detail, span });
   }
-  if (enclosing(info, cur.offset, "For")) add({ label: "loop", kind: "variable", detail: typeLabel(LOOP_VARIABLE.type), documentation: factDoc(LOOP_VARIABLE), span });
-  if (enclosing(info, cur.offset, "Macro")) for (const f of MACRO_VARIABLES) add({ label: f.name, kind: "variable", detail: f.signature, documentation: factDoc(f), span });
+  if (enclosing(info, cur.offset, "For"))
+    add({ label: "loop", kind: "variable", detail: typeLabel(LOOP_VARIABLE.type), documentation: factDoc(LOOP_VARIABLE), span });
+  if (enclosing(info, cur.offset, "Macro"))
+    for (const f of MACRO_VARIABLES) add({ label: f.name, kind: "variable", detail: f.signature, documentation: factDoc(f), span });
   for (const f of CONTEXT_VARIABLES) add({ label: f.name, kind: "variable", detail: typeLabel(f.type), documentation: factDoc(f), span });
   for (const f of GLOBALS) add({ label: f.name, kind: "function", detail: f.signature, documentation: factDoc(f), span });
   for (const k of ["not", "true", "false", "none"]) add(keywordItem(k, span));

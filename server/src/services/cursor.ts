@@ -1,8 +1,8 @@
 // Where the cursor is in terms of tokens: which tag it is in, the word being typed and what comes
 // before it. Completion works from tokens rather than from the AST because the text being typed
 // (`{{ message.`) rarely parses; the lexer still tokenises everything before the cursor.
-import type { Token } from "../parser/lexer";
-import type { Span } from "../types";
+import type { Token } from "../parser";
+import type { Span } from "../document";
 
 export interface Cursor {
   offset: number;

@@ -1,11 +1,10 @@
 // Go to definition: from a use of a macro, a `set` variable, a loop variable or a macro parameter
 // to where it is defined, and from `ns.attr` to the `namespace(attr=…)` that declares it.
-import type { TemplateDocument } from "../document";
-import type * as A from "../parser/ast";
-import type { Definition, Span } from "../types";
+import type { Definition, Span, TemplateDocument } from "../document";
+import type * as A from "../parser";
 import { bindingDefinedAt } from "./names";
 import { resolveName, scopesOf, type Binding, type ScopeInfo } from "./scope";
-import { nodesAt } from "./walk";
+import { nodesAt } from "../parser";
 
 export function findDefinition(doc: TemplateDocument, offset: number): Definition | null {
   const info = scopesOf(doc.template);

@@ -1,11 +1,17 @@
-// Collects every diagnostic for a template: syntax problems first, then each enabled engine's
-// findings (server/src/analysis). Diagnostics run on every keystroke, so results are kept per text:
+// Collects every diagnostic for a template: syntax problems first, then the security rules, which hold
+// for any engine, then each enabled engine's findings (server/src/analysis). Diagnostics run on every keystroke, so results are kept per text:
 // typing and undoing back to a text seen recently costs nothing.
-import { dialectsOf, engineFindings } from "../analysis/engineChecks";
-import { toDiagnostic } from "../analysis/finding";
-import { BUILTIN_SCENARIOS, type Scenario } from "../analysis/scenarios";
-import type { TemplateDocument } from "../document";
-import { DEFAULT_ENGINES, type Diagnostic, type EngineId } from "../types";
+import {
+  BUILTIN_SCENARIOS,
+  dialectsOf,
+  engineFindings,
+  modelFindings,
+  type ModelTokenizer,
+  type Scenario,
+  securityDiagnostics,
+  toDiagnostic,
+} from "../analysis";
+import { DEFAULT_ENGINES, type Diagnostic, type EngineId, type TemplateDocument } from "../document";
 
 export interface ValidationOptions {
   engines: readonly EngineId[];
@@ -13,6 +19,8 @@ export interface ValidationOptions {
   scenarios?: readonly Scenario[];
   /** Also run llama.cpp's older capability probe with tools=[null]; default true. */
   nullToolsProbe?: boolean;
+  /** The tokenizer of the model the template serves (a template from a GGUF): adds the `model/…` checks. */
+  tokenizer?: ModelTokenizer;
 }
 
 export const defaultValidationOptions: ValidationOptions = { engines: DEFAULT_ENGINES };
@@ -32,7 +40,8 @@ export function syntaxDiagnostics(doc: TemplateDocument): Diagnostic[] {
 function computeDiagnostics(doc: TemplateDocument, options: ValidationOptions): Diagnostic[] {
   const scenarios = options.scenarios ?? BUILTIN_SCENARIOS;
   const findings = engineFindings(doc, dialectsOf(options.engines), scenarios, { nullToolsProbe: options.nullToolsProbe ?? true });
-  return [...syntaxDiagnostics(doc), ...findings.map((f) => toDiagnostic(f, scenarios.length))];
+  const model = options.tokenizer ? modelFindings(doc, options.tokenizer) : [];
+  return [...syntaxDiagnostics(doc), ...securityDiagnostics(doc), ...model, ...findings.map((f) => toDiagnostic(f, scenarios.length))];
 }
 
 const RECENT = 8;
@@ -40,7 +49,7 @@ const RECENT = 8;
 const recent = new Map<string, Diagnostic[]>();
 
 export function validate(doc: TemplateDocument, options: ValidationOptions = defaultValidationOptions): Diagnostic[] {
-  if (options.scenarios) return computeDiagnostics(doc, options);
+  if (options.scenarios || options.tokenizer) return computeDiagnostics(doc, options);
   const key = `${options.engines.join(",")}\u0000${options.nullToolsProbe ?? true}\u0000${doc.text}`;
   const found = recent.get(key) ?? computeDiagnostics(doc, options);
   recent.delete(key);

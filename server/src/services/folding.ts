@@ -1,9 +1,8 @@
 // Folding: every block statement from its opening tag to the line before its end tag (each `elif`
 // / `else` section folds on its own), and comments that span lines.
-import type { TemplateDocument } from "../document";
-import type * as A from "../parser/ast";
-import type { FoldingRange, Span } from "../types";
-import { walk } from "./walk";
+import type { FoldingRange, Span, TemplateDocument } from "../document";
+import type * as A from "../parser";
+import { walk } from "../parser";
 
 export function getFoldingRanges(doc: TemplateDocument): FoldingRange[] {
   const ranges: FoldingRange[] = [];

@@ -1,23 +1,38 @@
 // Hover: what the word under the cursor is — a filter, a test, a global, a chat-template context
 // variable, a message or tool-call field, `loop.*`, a macro or variable of this template, a keyword.
-import type { TemplateDocument } from "../document";
-import { fieldsOf, methodKinds, typeLabel, type FieldFact } from "../languageFacts/fact";
-import { FILTERS_BY_NAME } from "../languageFacts/filters";
-import { EXPRESSION_KEYWORDS_BY_NAME, TAGS_BY_NAME } from "../languageFacts/keywords";
-import { DICT_METHODS_BY_NAME, STR_METHODS_BY_NAME } from "../languageFacts/methods";
-import { TESTS_BY_NAME } from "../languageFacts/tests";
-import type * as A from "../parser/ast";
+import { securityHover } from "../analysis";
+import type { Hover, Span, TemplateDocument } from "../document";
+import {
+  DICT_METHODS_BY_NAME,
+  EXPRESSION_KEYWORDS_BY_NAME,
+  type FieldFact,
+  fieldsOf,
+  FILTERS_BY_NAME,
+  methodKinds,
+  STR_METHODS_BY_NAME,
+  TAGS_BY_NAME,
+  TESTS_BY_NAME,
+  typeLabel,
+} from "../languageFacts";
+import type * as A from "../parser";
 import { tokenBefore } from "./cursor";
-import type { Hover, Span } from "../types";
 import { codeLine, factDoc, factMarkdown } from "./describe";
 import { bindingDefinedAt, meaningOf, type Meaning } from "./names";
 import { scopesOf, type Binding, type ScopeInfo } from "./scope";
 import { bindingType, typeOf } from "./valueTypes";
-import { nodesAt } from "./walk";
+import { nodesAt } from "../parser";
 
 const within = (span: Span, offset: number) => span.start <= offset && offset <= span.end;
 
 export function doHover(doc: TemplateDocument, offset: number): Hover | null {
+  const word = wordHover(doc, offset);
+  // Over a security finding the risk comes first: it is what the reader most needs to know there.
+  const risk = securityHover(doc, offset);
+  if (!risk) return word;
+  return { contents: word ? `${risk.contents}\n\n---\n\n${word.contents}` : risk.contents, span: word?.span ?? risk.span };
+}
+
+function wordHover(doc: TemplateDocument, offset: number): Hover | null {
   const info = scopesOf(doc.template);
   const path = nodesAt(doc.template, offset);
   for (let i = path.length - 1; i >= 0; i--) {
@@ -60,7 +75,8 @@ function nodeHover(doc: TemplateDocument, info: ScopeInfo, n: A.Node, offset: nu
 function memberHover(info: ScopeInfo, n: A.GetAttr): Hover | null {
   const type = typeOf(info, n.object);
   const field: FieldFact | undefined = fieldsOf(type).find((f) => f.name === n.attr);
-  if (field) return { contents: factMarkdown("field", field, `${field.signature ?? field.name}: ${typeLabel(field.type)}`), span: n.attrSpan };
+  if (field)
+    return { contents: factMarkdown("field", field, `${field.signature ?? field.name}: ${typeLabel(field.type)}`), span: n.attrSpan };
   const kinds = methodKinds(type);
   const method = (kinds.str ? STR_METHODS_BY_NAME.get(n.attr) : undefined) ?? (kinds.dict ? DICT_METHODS_BY_NAME.get(n.attr) : undefined);
   return method ? { contents: factMarkdown("method", method), span: n.attrSpan } : null;

@@ -1,11 +1,7 @@
 // What a name means at a place: a binding of the template, or one of the names the language and
 // the chat-template context provide. Hover, completion and semantic tokens agree through this.
-import { CONTEXT_BY_NAME } from "../languageFacts/context";
-import type { Fact, FieldFact } from "../languageFacts/fact";
-import { GLOBALS_BY_NAME } from "../languageFacts/globals";
-import { LOOP_VARIABLE } from "../languageFacts/loop";
-import { MACRO_VARIABLES_BY_NAME } from "../languageFacts/macro";
-import type { Span } from "../types";
+import { CONTEXT_BY_NAME, type Fact, type FieldFact, GLOBALS_BY_NAME, LOOP_VARIABLE, MACRO_VARIABLES_BY_NAME } from "../languageFacts";
+import type { Span } from "../document";
 import { enclosing, resolveName, type Binding, type ScopeInfo } from "./scope";
 
 export type Meaning =

@@ -2,9 +2,9 @@
 // hover, completion, definition, symbols and semantic tokens. It follows Jinja2's scoping: `for`,
 // `macro`, `call` and `with` bodies are scopes; `if` and block `set` are not; a `set` is visible
 // after its tag, a loop variable from the loop's `if` filter on.
-import type * as A from "../parser/ast";
-import type { Span } from "../types";
-import { forEachChild } from "./walk";
+import type * as A from "../parser";
+import type { Span } from "../document";
+import { forEachChild } from "../parser";
 
 export type BindingKind = "macro" | "variable" | "namespace" | "loop-variable" | "parameter";
 
@@ -104,7 +104,14 @@ function analyzeScopes(template: A.Template): ScopeInfo {
         if (node.name) bind(scope, { name: node.name, kind: "macro", nameSpan: node.nameSpan, node, visibleFrom: node.start, value: null });
         const inner = newScope(node, { start: node.openTag.start, end: bodyEnd(node) }, scope);
         for (const p of node.params) {
-          bind(inner, { name: p.name, kind: "parameter", nameSpan: { start: p.start, end: p.start + p.name.length }, node, visibleFrom: node.openTag.end, value: null });
+          bind(inner, {
+            name: p.name,
+            kind: "parameter",
+            nameSpan: { start: p.start, end: p.start + p.name.length },
+            node,
+            visibleFrom: node.openTag.end,
+            value: null,
+          });
         }
         forEachChild(node, (c) => visit(c, inner));
         return;
@@ -112,7 +119,14 @@ function analyzeScopes(template: A.Template): ScopeInfo {
       case "CallBlock": {
         const inner = newScope(node, { start: node.openTag.start, end: bodyEnd(node) }, scope);
         for (const p of node.params) {
-          bind(inner, { name: p.name, kind: "parameter", nameSpan: { start: p.start, end: p.start + p.name.length }, node, visibleFrom: node.openTag.end, value: null });
+          bind(inner, {
+            name: p.name,
+            kind: "parameter",
+            nameSpan: { start: p.start, end: p.start + p.name.length },
+            node,
+            visibleFrom: node.openTag.end,
+            value: null,
+          });
         }
         forEachChild(node, (c) => visit(c, inner));
         return;
@@ -126,7 +140,8 @@ function analyzeScopes(template: A.Template): ScopeInfo {
       }
       case "With": {
         const inner = newScope(node, { start: node.openTag.start, end: bodyEnd(node) }, scope);
-        for (const a of node.assignments) bindTarget(inner, a.target, { kind: "variable", node, visibleFrom: node.openTag.end, value: a.value });
+        for (const a of node.assignments)
+          bindTarget(inner, a.target, { kind: "variable", node, visibleFrom: node.openTag.end, value: a.value });
         forEachChild(node, (c) => visit(c, inner));
         return;
       }

@@ -1,15 +1,12 @@
 // Semantic tokens: what the TextMate grammar cannot know — whether a name is a macro, a loop
 // variable, a parameter, a context variable or a global; filters and tests; attributes; and which
 // words are keywords in their place. Delimiters, strings, numbers and comments stay with the grammar.
-import type { TemplateDocument } from "../document";
-import { FILTERS_BY_NAME } from "../languageFacts/filters";
-import { EXPRESSION_KEYWORDS_BY_NAME } from "../languageFacts/keywords";
-import { TESTS_BY_NAME } from "../languageFacts/tests";
-import type * as A from "../parser/ast";
-import type { SemanticToken, SemanticTokenModifier, SemanticTokenType, Span } from "../types";
+import type { SemanticToken, SemanticTokenModifier, SemanticTokenType, Span, TemplateDocument } from "../document";
+import { EXPRESSION_KEYWORDS_BY_NAME, FILTERS_BY_NAME, TESTS_BY_NAME } from "../languageFacts";
+import type * as A from "../parser";
 import { bindingDefinedAt, meaningOf, type Meaning } from "./names";
 import { scopesOf, type ScopeInfo } from "./scope";
-import { walk } from "./walk";
+import { walk } from "../parser";
 
 /** Words that are keywords where the parser consumed them (and so are no AST nodes). */
 const CONTEXT_KEYWORDS = new Set(["as", "with", "without", "context", "ignore", "missing", "scoped", "required", "import"]);

@@ -1,10 +1,9 @@
 // The outline: macros, `set` variables (namespaces with their attributes), blocks, and `for` loops
 // with their loop variables as children. Other statements (`if`, `with`, `call`, …) are transparent:
 // what they contain shows up under the enclosing symbol.
-import type { TemplateDocument } from "../document";
-import type * as A from "../parser/ast";
-import type { DocumentSymbol, Span } from "../types";
-import { forEachChild } from "./walk";
+import type { DocumentSymbol, Span, TemplateDocument } from "../document";
+import type * as A from "../parser";
+import { forEachChild } from "../parser";
 
 const span = (s: Span): Span => ({ start: s.start, end: s.end });
 

@@ -1,10 +1,8 @@
 // What the editor knows about the value of an expression: enough to complete `message.` inside
 // `{% for message in messages %}`, `loop.`, or `tool_call.function.` after
 // `{% set tool_call = tool_call.function %}`-style unwrapping. Unknown is null, never a guess.
-import { CONTEXT_BY_NAME } from "../languageFacts/context";
-import { fieldsOf, itemOf, scalar, type FieldFact, type ValueType } from "../languageFacts/fact";
-import { LOOP_VARIABLE } from "../languageFacts/loop";
-import type * as A from "../parser/ast";
+import { CONTEXT_BY_NAME, type FieldFact, fieldsOf, itemOf, LOOP_VARIABLE, scalar, type ValueType } from "../languageFacts";
+import type * as A from "../parser";
 import { enclosing, resolveName, type Binding, type ScopeInfo } from "./scope";
 
 /** Filters whose result has the type of their input (or of one of its items). */
@@ -65,7 +63,8 @@ export function bindingType(info: ScopeInfo, b: Binding): ValueType | null {
 function namespaceType(info: ScopeInfo, b: Binding): ValueType {
   const fields = new Map<string, FieldFact>();
   for (const a of info.attributes) {
-    if (a.object === b.name && !fields.has(a.attr)) fields.set(a.attr, { name: a.attr, type: scalar("any"), doc: "An attribute of this namespace." });
+    if (a.object === b.name && !fields.has(a.attr))
+      fields.set(a.attr, { name: a.attr, type: scalar("any"), doc: "An attribute of this namespace." });
   }
   return { kind: "object", shape: { name: "namespace", dict: false, fields: [...fields.values()] } };
 }

@@ -28,7 +28,12 @@ export async function startChannel(page: Page, artifactsDir: string, print: (lin
     async texts(body) {
       const selector = String(body.selector);
       const perFrame = await Promise.all(
-        page.frames().map((f) => f.locator(selector).allInnerTexts().catch(() => [] as string[])),
+        page.frames().map((f) =>
+          f
+            .locator(selector)
+            .allInnerTexts()
+            .catch(() => [] as string[]),
+        ),
       );
       return { texts: perFrame.flat() };
     },
@@ -41,7 +46,8 @@ export async function startChannel(page: Page, artifactsDir: string, print: (lin
           f
             .locator(selector)
             .evaluateAll(
-              (els, attrs) => els.map((e) => ({ text: e.textContent ?? "", attributes: Object.fromEntries(attrs.map((a) => [a, e.getAttribute(a)])) })),
+              (els, attrs) =>
+                els.map((e) => ({ text: e.textContent ?? "", attributes: Object.fromEntries(attrs.map((a) => [a, e.getAttribute(a)])) })),
               names,
             )
             .catch(() => []),

@@ -25,32 +25,43 @@ const SETTINGS = {
   "update.mode": "none",
 };
 
+/** Where a code-server started on `dataDir` keeps its user data and its extensions. */
+export function codeServerDirs(dataDir: string): { userDataDir: string; extensionsDir: string } {
+  return { userDataDir: join(dataDir, "user-data"), extensionsDir: join(dataDir, "extensions") };
+}
+
 export async function startCodeServer(node: string, entry: string, dataDir: string): Promise<CodeServer> {
-  const userDataDir = join(dataDir, "user-data");
+  const { userDataDir, extensionsDir } = codeServerDirs(dataDir);
   mkdirSync(join(userDataDir, "User"), { recursive: true });
   writeFileSync(join(userDataDir, "User", "settings.json"), JSON.stringify(SETTINGS, null, 2));
   // An empty config file, or code-server writes one with a generated password into ~/.config.
   writeFileSync(join(dataDir, "config.yaml"), "");
   const args = [
     entry,
-    "--auth", "none",
-    "--bind-addr", "127.0.0.1:0",
-    "--config", join(dataDir, "config.yaml"),
-    "--user-data-dir", userDataDir,
-    "--extensions-dir", join(dataDir, "extensions"),
+    "--auth",
+    "none",
+    "--bind-addr",
+    "127.0.0.1:0",
+    "--config",
+    join(dataDir, "config.yaml"),
+    "--user-data-dir",
+    userDataDir,
+    "--extensions-dir",
+    extensionsDir,
     "--disable-telemetry",
     "--disable-update-check",
     "--disable-workspace-trust",
     "--disable-getting-started-override",
     "--ignore-last-opened",
     // Without it a built workbench ignores the `payload` URL parameter (extensionDevelopmentPath, extensionTestsPath).
-    "--vscode-option", "enable-smoke-test-driver",
+    "--vscode-option",
+    "enable-smoke-test-driver",
   ];
   const env = {
     ...process.env,
     XDG_DATA_HOME: join(dataDir, "xdg-data"),
     XDG_CONFIG_HOME: join(dataDir, "xdg-config"),
-    // No extension gallery: the network is closed and the suite installs nothing.
+    // No extension gallery: the network is closed; the extension under test is installed from its .vsix.
     EXTENSIONS_GALLERY: "{}",
   };
   const child = spawn(node, args, { env, stdio: ["ignore", "pipe", "pipe"] });

@@ -57,12 +57,7 @@ export function workbenchUrl(server: URL, tests: ExtensionTests): string {
   return url.toString();
 }
 
-export async function runExtensionTests(
-  page: Page,
-  url: string,
-  timeoutMs: number,
-  log: (line: string) => void,
-): Promise<ExitReport> {
+export async function runExtensionTests(page: Page, url: string, timeoutMs: number, log: (line: string) => void): Promise<ExitReport> {
   let exited!: (report: ExitReport) => void;
   const exit = new Promise<ExitReport>((resolve) => (exited = resolve));
   // The workbench calls this when the test extension host ends, with run()'s outcome as the exit code.

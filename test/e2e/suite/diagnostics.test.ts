@@ -42,7 +42,10 @@ suite("diagnostics", () => {
     await vscode.commands.executeCommand("workbench.actions.view.problems");
     const rows = await waitForTexts(".markers-panel .monaco-list-row", (t) => t.length >= 1 + EXPECTED.length);
     await screenshot("problems-view");
-    assert.ok(rows.some((r) => r.includes("chat_template.jinja")), `no row for the file in ${JSON.stringify(rows)}`);
+    assert.ok(
+      rows.some((r) => r.includes("chat_template.jinja")),
+      `no row for the file in ${JSON.stringify(rows)}`,
+    );
     for (const { range, message } of EXPECTED) {
       const position = `[Ln ${range[0]! + 1}, Col ${range[1]! + 1}]`;
       assert.ok(

@@ -4,12 +4,13 @@
 // active chat template editor (chatTemplate.endpoint.templateSource "activeEditor", the default), so the
 // suite opens Qwen3's, which the demo pair is shaped after, rather than whatever fixture another suite left.
 import * as assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { suite, suiteSetup, suiteTeardown, test } from "mocha";
 import * as vscode from "vscode";
-import { hasBrowser, screenshot, waitForTexts } from "./helpers/driver";
+import { hasBrowser, screenshot, texts, waitForTexts } from "./helpers/driver";
 import { poll } from "./helpers/wait";
-import { extensionFile, openFixture } from "./helpers/workspace";
+import { extension, hasNativeEngine, installedPackage, openFixture, repoFile } from "./helpers/workspace";
 
 const VENDOR = "chat-template-studio";
 const DEMO_MODEL = "demo-random";
@@ -30,8 +31,17 @@ function endpointProcesses(): number[] {
     .filter((pid) => {
       try {
         // stat: "pid (comm) state ppid …"; comm may hold spaces, so read after its closing parenthesis
-        const ppid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1]);
-        return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").some((a) => a.endsWith("dist/endpoint.js"));
+        const ppid = Number(
+          readFileSync(`/proc/${pid}/stat`, "utf8")
+            .replace(/^.*\) /s, "")
+            .split(" ")[1],
+        );
+        return (
+          ppid === process.pid &&
+          readFileSync(`/proc/${pid}/cmdline`, "utf8")
+            .split("\0")
+            .some((a) => a.endsWith("dist/endpoint.js"))
+        );
       } catch {
         return false; // gone meanwhile
       }
@@ -58,9 +68,10 @@ suite("endpoint", () => {
   let editor: vscode.TextEditor;
 
   suiteSetup(async function () {
+    if (!hasNativeEngine) this.skip(); // endpointUnavailable.test.ts checks what the universal package says instead
     // the demo pair is generated on first use (a second) and loads in another
     this.timeout(120_000);
-    const content = readFileSync(extensionFile("test/fixtures/corpus/templates/Qwen-Qwen3-0.6B.jinja").fsPath, "utf8");
+    const content = readFileSync(repoFile("test/fixtures/corpus/templates/Qwen-Qwen3-0.6B.jinja").fsPath, "utf8");
     editor = await openFixture(await vscode.workspace.openTextDocument({ language: "chat-template", content }));
     // resolves once the model is loaded (or loading failed)
     await vscode.commands.executeCommand("chatTemplate.endpoint.start");
@@ -72,15 +83,31 @@ suite("endpoint", () => {
   });
 
   suiteTeardown(async () => {
+    if (!editor) return; // skipped
     await vscode.commands.executeCommand("chatTemplate.endpoint.stop");
     await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
 
   test("Start Endpoint runs one endpoint process and lists its model in vscode.lm", async () => {
+    const [pid] = endpointProcesses();
     assert.equal(endpointProcesses().length, 1);
+    // started from the installed copy, not a development folder
+    const script = readFileSync(`/proc/${pid}/cmdline`, "utf8")
+      .split("\0")
+      .find((a) => a.endsWith("dist/endpoint.js"));
+    assert.equal(script, join(extension().extensionPath, "dist", "endpoint.js"));
     assert.equal(model.vendor, VENDOR);
     assert.ok(model.maxInputTokens > 0);
+  });
+
+  test("the demo models are generated into the extension's global storage, not its (read-only) folder", function () {
+    const userData = process.env.CHAT_TEMPLATE_E2E_USER_DATA;
+    if (!installedPackage || !userData) this.skip();
+    const storage = join(userData, "User", "globalStorage", extension().id);
+    for (const f of ["demo-random-target.gguf", "demo-random-draft.gguf"])
+      assert.ok(existsSync(join(storage, "demo-models", f)), `${f} in ${storage}/demo-models`);
+    assert.ok(!existsSync(join(extension().extensionPath, "demo-models")));
   });
 
   test("the status bar shows it ready", async function () {
@@ -100,7 +127,8 @@ suite("endpoint", () => {
   });
 
   test("with toolMode Required the model calls the tool", async function () {
-    this.timeout(60_000);
+    // seconds on two free cores, but the machine is shared: a limit only against a hang
+    this.timeout(180_000);
     const response = await model.sendRequest([vscode.LanguageModelChatMessage.User("Weather in Paris?")], {
       tools: [WEATHER_TOOL],
       toolMode: vscode.LanguageModelChatToolMode.Required,
@@ -111,6 +139,51 @@ suite("endpoint", () => {
     assert.equal(calls[0]!.name, "get_weather");
     assert.ok(calls[0]!.callId, "the call has an id");
     assert.ok(UNITS.includes((calls[0]!.input as { unit?: string }).unit!), JSON.stringify(calls[0]!.input));
+  });
+
+  test("Test Template Against Model streams the model's output into the preview", async function () {
+    if (!hasBrowser) this.skip();
+    this.timeout(180_000);
+    const settings = vscode.workspace.getConfiguration("chatTemplate.testAgainstModel");
+    await settings.update("maxTokens", 8, vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.window.showTextDocument(editor.document);
+      await vscode.commands.executeCommand("chatTemplate.testTemplateAgainstModel");
+      await waitForTexts("#model-figures", (t) => t.some((f) => f.includes("finish: length")), 150_000);
+      const [raw] = await texts("#model-raw");
+      assert.ok(raw && raw.length > 0, "some raw output (gibberish: the weights are random)");
+      await vscode.commands.executeCommand("workbench.action.closePanel"); // the Problems view would cover the pane
+      await screenshot("test-against-model");
+    } finally {
+      await settings.update("maxTokens", undefined, vscode.ConfigurationTarget.Global);
+      // the preview it opened would otherwise greet the preview suite
+      const preview = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith("chatTemplate.preview"));
+      if (preview) await vscode.window.tabGroups.close(preview);
+    }
+  });
+
+  test("Endpoint Statistics charts the endpoint's DFlash figures by context in a webview", async function () {
+    this.timeout(90_000);
+    await collect(
+      await model.sendRequest([vscode.LanguageModelChatMessage.User("Hello")], { modelOptions: { max_tokens: 8, temperature: 0 } }),
+    );
+    await vscode.commands.executeCommand("chatTemplate.endpoint.showStatistics");
+    const tab = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith("chatTemplate.endpointStatistics"));
+    await poll(tab, (t) => t !== undefined, "an Endpoint Statistics tab", 10_000);
+    try {
+      if (!hasBrowser) return;
+      await waitForTexts("figcaption", (t) => t.some((c) => c.startsWith("Tokens per second by context length")), 30_000);
+      const [row] = await texts("tbody th");
+      assert.equal(row, "<4k");
+      await screenshot("endpoint-statistics");
+    } finally {
+      await vscode.window.tabGroups.close(tab()!);
+    }
   });
 
   test("Stop Endpoint ends the process and the model goes away", async () => {

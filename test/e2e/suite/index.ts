@@ -10,7 +10,10 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: "tdd", color: false, timeout: 60_000, rootHooks: { afterEach: screenshotFailure } });
   const only = process.env.CHAT_TEMPLATE_E2E_GREP;
   if (only) mocha.grep(only);
-  for (const f of readdirSync(__dirname).filter((n) => n.endsWith(".test.js")).sort()) mocha.addFile(join(__dirname, f));
+  for (const f of readdirSync(__dirname)
+    .filter((n) => n.endsWith(".test.js"))
+    .sort())
+    mocha.addFile(join(__dirname, f));
   const stats = await new Promise<Mocha.Stats>((resolve) => {
     const runner = mocha.run(() => resolve(runner.stats!));
   });
@@ -22,5 +25,10 @@ export async function run(): Promise<void> {
 async function screenshotFailure(this: Mocha.Context): Promise<void> {
   const test = this.currentTest;
   if (!hasBrowser || test?.state !== "failed") return;
-  await screenshot(`failed-${test.fullTitle().replace(/[^\w.-]+/g, "-").slice(0, 80)}`);
+  await screenshot(
+    `failed-${test
+      .fullTitle()
+      .replace(/[^\w.-]+/g, "-")
+      .slice(0, 80)}`,
+  );
 }

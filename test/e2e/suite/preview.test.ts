@@ -9,13 +9,13 @@ import { suite, suiteSetup, suiteTeardown, test } from "mocha";
 import * as vscode from "vscode";
 import { click, elements, hasBrowser, screenshot, selectOption, waitForElements, type PageElement } from "./helpers/driver";
 import { nextEvent } from "./helpers/wait";
-import { extensionFile, openFixture } from "./helpers/workspace";
+import { hasNativeEngine, openFixture, repoFile } from "./helpers/workspace";
 
 // A corpus template, so that the expectations are the corpus' own files; its text goes into an untitled
 // document, which the tests may edit without touching the repo or the fixtures.
 const TEMPLATE = "Qwen-Qwen2.5-7B-Instruct";
 const expected = (engine: "jinja2" | "llamacpp" | "minja", scenario: string) =>
-  readFileSync(extensionFile(`test/fixtures/corpus/expected/${engine}/${TEMPLATE}/${scenario}.out`).fsPath, "utf8");
+  readFileSync(repoFile(`test/fixtures/corpus/expected/${engine}/${TEMPLATE}/${scenario}.out`).fsPath, "utf8");
 
 const SECTION_ATTRS = ["id", "data-status", "data-badge", "data-diffs", "data-reference"];
 // The first render also starts the real engines' processes (Python, the llama.cpp worker): seconds on a busy machine.
@@ -30,7 +30,12 @@ async function version(): Promise<number> {
 
 // The engine columns once none is still rendering.
 function settledSections(timeoutMs = 10_000): Promise<PageElement[]> {
-  return waitForElements("section.engine", SECTION_ATTRS, (s) => s.length > 0 && s.every((e) => e.attributes["data-status"] !== "pending"), timeoutMs);
+  return waitForElements(
+    "section.engine",
+    SECTION_ATTRS,
+    (s) => s.length > 0 && s.every((e) => e.attributes["data-status"] !== "pending"),
+    timeoutMs,
+  );
 }
 
 async function output(engine: string): Promise<string | undefined> {
@@ -51,7 +56,7 @@ suite("preview", () => {
   let editor: vscode.TextEditor;
 
   suiteSetup(async () => {
-    const content = readFileSync(extensionFile(`test/fixtures/corpus/templates/${TEMPLATE}.jinja`).fsPath, "utf8");
+    const content = readFileSync(repoFile(`test/fixtures/corpus/templates/${TEMPLATE}.jinja`).fsPath, "utf8");
     editor = await openFixture(await vscode.workspace.openTextDocument({ language: "chat-template", content }));
     await vscode.commands.executeCommand("chatTemplate.renderWithSampleMessages");
   });
@@ -79,16 +84,31 @@ suite("preview", () => {
     const sections = await settledSections(FIRST_RENDER_MS);
     await screenshot("preview");
     const byId = new Map(sections.map((s) => [s.attributes.id!.replace(/^engine-/, ""), s.attributes]));
-    assert.deepEqual([...byId.keys()], ["jinja2", "llamacpp", "minja", "hfjinja", "real-llamacpp", "real-jinja2"]);
+    assert.deepEqual([...byId.keys()], ["jinja2", "llamacpp", "minja", "hfjinja", "llama-server", "real-llamacpp", "real-jinja2"]);
     assert.equal(byId.get("jinja2")!["data-reference"], "true");
     assert.equal(byId.get("jinja2")!["data-badge"], "reference");
     const realJinja2 = pythonHasJinja2() ? "ok" : "unavailable";
+    // without the native engine (the universal package) the real llama.cpp column says why it has no render
+    const realLlamaCpp = hasNativeEngine ? "ok" : "unavailable";
     for (const [id, attrs] of byId) {
-      assert.equal(attrs["data-status"], id === "real-jinja2" ? realJinja2 : "ok", `${id}: ${JSON.stringify(attrs)}`);
+      const status = id === "real-jinja2" ? realJinja2 : id === "real-llamacpp" ? realLlamaCpp : "ok";
+      assert.equal(attrs["data-status"], status, `${id}: ${JSON.stringify(attrs)}`);
       if (id !== "jinja2" && attrs["data-status"] === "ok") assert.equal(attrs["data-badge"], "same", `${id} renders as Jinja2 does here`);
     }
-    for (const [id, engine] of [["llamacpp", "llamacpp"], ["minja", "minja"], ["real-llamacpp", "llamacpp"]] as const) {
+    for (const [id, engine] of [
+      ["llamacpp", "llamacpp"],
+      ["minja", "minja"],
+      ["real-llamacpp", "llamacpp"],
+    ] as const) {
+      if (id === "real-llamacpp" && !hasNativeEngine) continue;
       assert.equal(await output(id), expected(engine, "basic"), id);
+    }
+    if (!hasNativeEngine) {
+      const [note] = await elements("#engine-real-llamacpp .engine-note");
+      assert.match(
+        note?.text ?? "",
+        /^the bundled llama\.cpp is not available on this platform \(this copy of the extension has no native files/,
+      );
     }
     if (realJinja2 === "ok") assert.equal(await output("real-jinja2"), expected("jinja2", "basic"));
   });

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { CAPS_KEYS, probeCaps } from "../../../server/src/analysis/caps/capsProbe";
 import { probeFindings } from "../../../server/src/analysis/caps/probeFindings";
 import { dialectFor } from "../../../server/src/dialects/index";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { corpusDir } from "../../helpers/corpus";
 
 const llamacpp = dialectFor("llamacpp")!;
@@ -17,7 +17,10 @@ describe("llama.cpp's capability probe on the llamacpp dialect", () => {
     const name = f.replace(/\.jinja$/, "");
     it(`${name}: the same caps as llama.cpp's caps_get`, () => {
       const { caps } = probeCaps(new TemplateDocument(readFileSync(corpusDir("templates", f), "utf8")), llamacpp);
-      assert.deepEqual(Object.fromEntries(CAPS_KEYS.map((k) => [k, caps[k]])), Object.fromEntries(CAPS_KEYS.map((k) => [k, expected[name][k]])));
+      assert.deepEqual(
+        Object.fromEntries(CAPS_KEYS.map((k) => [k, caps[k]])),
+        Object.fromEntries(CAPS_KEYS.map((k) => [k, expected[name][k]])),
+      );
     });
   }
 });
@@ -34,14 +37,20 @@ describe("probe renders that throw, as findings", () => {
     assert.equal(f[0].code, "llamacpp/probe-throws");
     assert.equal(f[0].severity, "error");
     assert.equal(f[0].text, "messages | length ** 2");
-    assert.match(f[0].message, /llama\.cpp infers nothing: every capability reads false, tool arguments stay strings and tool calls fail at serve time/);
+    assert.match(
+      f[0].message,
+      /llama\.cpp infers nothing: every capability reads false, tool arguments stay strings and tool calls fail at serve time/,
+    );
     assert.match(f[0].message, /Fix: Write the power as a product\./);
   });
 
   it("a template that throws only on tool calls: what llama.cpp then believes, per probe", () => {
     const text = "{% for m in messages %}{{ m.content }}{% if m.tool_calls %}{{ m.tool_calls[0].id.nope() }}{% endif %}{% endfor %}";
     const probes = probeCaps(new TemplateDocument(text), llamacpp);
-    assert.deepEqual(probes.errors.map((e) => e.probe), ["tool_object_arguments", "tool_string_arguments", "parallel_tool_calls"]);
+    assert.deepEqual(
+      probes.errors.map((e) => e.probe),
+      ["tool_object_arguments", "tool_string_arguments", "parallel_tool_calls"],
+    );
     assert.equal(probes.caps.supports_tool_calls, false);
     const f = findings(text);
     assert.equal(f.length, 1);
@@ -52,7 +61,10 @@ describe("probe renders that throw, as findings", () => {
 
   it("a raise_exception the probe runs into is information: the template refuses that input on purpose", () => {
     const f = findings("{% if messages[0].role == 'system' %}{{ raise_exception('no system role') }}{% endif %}");
-    assert.deepEqual(f.map((x) => [x.code, x.severity]), [["llamacpp/probe-refused", "information"]]);
+    assert.deepEqual(
+      f.map((x) => [x.code, x.severity]),
+      [["llamacpp/probe-refused", "information"]],
+    );
     assert.match(f[0].message, /supports_system_role/);
   });
 
@@ -66,6 +78,9 @@ describe("probe renders that throw, as findings", () => {
     assert.match(f[0].message, /every capability reads false/);
     assert.match(f[0].message, /Fix: Skip null items: for tool in tools if tool\./);
     const { caps } = probeCaps(new TemplateDocument(text), llamacpp, { nullTools: true });
-    assert.ok(CAPS_KEYS.every((k) => caps[k] === false), "with that probe, llama.cpp infers nothing");
+    assert.ok(
+      CAPS_KEYS.every((k) => caps[k] === false),
+      "with that probe, llama.cpp infers nothing",
+    );
   });
 });

@@ -7,11 +7,12 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fixAll } from "../../../server/src/analysis/fixes/quickFixes";
 import { dialectsOf } from "../../../server/src/analysis/engineChecks";
+import builtinScenariosJson from "../../../templates/scenarios.json";
 import { BUILTIN_SCENARIOS } from "../../../server/src/analysis/scenarios";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { DEFAULT_SPECIAL_TOKENS } from "../../../server/src/interpreter/scenario";
 import { validate } from "../../../server/src/services/diagnostics";
-import { DEFAULT_ENGINES } from "../../../server/src/types";
+import { DEFAULT_ENGINES } from "../../../server/src/document/types";
 import { fixture } from "../../helpers/cli";
 import { hasPythonJinja2 } from "../../helpers/python";
 import { renderWithPythonJinja2 } from "../../helpers/pythonJinja";
@@ -36,12 +37,18 @@ describe("the GLM case", () => {
 
   it("llama.cpp: a diagnostic on the member test that a null-tools probe trips on", () => {
     const d = diagnostics.filter((x) => x.engine === "llamacpp");
-    assert.deepEqual(d.map((x) => [x.code, text.slice(x.start, x.end)]), [["llamacpp/null-tools-probe", "'function' in tool"]]);
+    assert.deepEqual(
+      d.map((x) => [x.code, text.slice(x.start, x.end)]),
+      [["llamacpp/null-tools-probe", "'function' in tool"]],
+    );
     assert.match(d[0].message, /Cannot perform operation on null values/);
   });
 
   it("nothing for Jinja2", () => {
-    assert.deepEqual(diagnostics.filter((x) => x.engine === "jinja2" || x.engine === null), []);
+    assert.deepEqual(
+      diagnostics.filter((x) => x.engine === "jinja2" || x.engine === null),
+      [],
+    );
   });
 
   describe("fix", () => {
@@ -55,8 +62,14 @@ describe("the GLM case", () => {
 
     it("leaves no minja or llama.cpp error", () => {
       const after = validate(new TemplateDocument(fixedText));
-      assert.deepEqual(after.filter((d) => d.severity === "error"), []);
-      assert.deepEqual(after.filter((d) => d.engine === "llamacpp" && d.code === "llamacpp/null-tools-probe"), []);
+      assert.deepEqual(
+        after.filter((d) => d.severity === "error"),
+        [],
+      );
+      assert.deepEqual(
+        after.filter((d) => d.engine === "llamacpp" && d.code === "llamacpp/null-tools-probe"),
+        [],
+      );
     });
 
     const typedTool = {
@@ -68,13 +81,23 @@ describe("the GLM case", () => {
       tools: [{ type: "function", function: { name: "calc", description: "Evaluates ü" } }],
       add_generation_prompt: true,
     };
-    it("real Python Jinja2 renders the fixed template byte for byte as the original", { skip: !hasPythonJinja2() && "python3 with jinja2 is not installed" }, () => {
-      const contexts = [...BUILTIN_SCENARIOS.map((s) => ({ name: s.name, json: JSON.stringify({ ...DEFAULT_SPECIAL_TOKENS, ...s.data }) })), { name: "typed tool result", json: JSON.stringify(typedTool) }];
-      for (const c of contexts) {
-        const { results } = renderWithPythonJinja2([text, fixedText], c.json, [2026, 1, 15, 9, 30]);
-        assert.ok("out" in results[0], `${c.name}: the original renders (${JSON.stringify(results[0])})`);
-        assert.deepEqual(results[1], results[0], c.name);
-      }
-    });
+    it(
+      "real Python Jinja2 renders the fixed template byte for byte as the original",
+      { skip: !hasPythonJinja2() && "python3 with jinja2 is not installed" },
+      () => {
+        const contexts = [
+          ...BUILTIN_SCENARIOS.map((s) => ({
+            name: s.name,
+            json: JSON.stringify({ ...DEFAULT_SPECIAL_TOKENS, ...(builtinScenariosJson as Record<string, object>)[s.name] }),
+          })),
+          { name: "typed tool result", json: JSON.stringify(typedTool) },
+        ];
+        for (const c of contexts) {
+          const { results } = renderWithPythonJinja2([text, fixedText], c.json, [2026, 1, 15, 9, 30]);
+          assert.ok("out" in results[0], `${c.name}: the original renders (${JSON.stringify(results[0])})`);
+          assert.deepEqual(results[1], results[0], c.name);
+        }
+      },
+    );
   });
 });

@@ -3,20 +3,25 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { engineFindings } from "../../../server/src/analysis/engineChecks";
-import type { Scenario } from "../../../server/src/analysis/scenarios";
+import { fromJS } from "../../../server/src/interpreter/json";
+import type { PyDict } from "../../../server/src/interpreter/dict";
+import type { Scenario } from "../../../server/src/interpreter/scenario";
 import { dialectFor } from "../../../server/src/dialects/index";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { render } from "../../../server/src/interpreter/render";
 import { renderRealLlamaCpp } from "../../helpers/realLlamaCpp";
 
 const jinja2 = dialectFor("jinja2")!;
 const llamacpp = dialectFor("llamacpp")!;
 const context = { xs: [{ a: 1 }, { a: 2 }], name: "World", x: null };
-const scenarios: Scenario[] = [{ name: "sample", data: context }];
+const scenarios: Scenario[] = [{ name: "sample", data: fromJS(context) as PyDict }];
 
 function llamaFindings(text: string) {
   const doc = new TemplateDocument(text);
-  return engineFindings(doc, [jinja2, llamacpp], scenarios, { nullToolsProbe: false }).map((f) => ({ ...f, text: text.slice(f.start, f.end) }));
+  return engineFindings(doc, [jinja2, llamacpp], scenarios, { nullToolsProbe: false }).map((f) => ({
+    ...f,
+    text: text.slice(f.start, f.end),
+  }));
 }
 
 const THROWS: [string, string, string][] = [
@@ -36,7 +41,11 @@ describe("llama.cpp rules, checked against the real engine", () => {
     it(`${what}: an error on \`${at}\`, and llama.cpp does throw while Jinja2 renders`, () => {
       const f = llamaFindings(text);
       const errors = f.filter((x) => x.engine === "llamacpp" && x.severity === "error" && !x.code.endsWith("/probe-throws"));
-      assert.deepEqual(errors.map((x) => x.text), [at], JSON.stringify(f));
+      assert.deepEqual(
+        errors.map((x) => x.text),
+        [at],
+        JSON.stringify(f),
+      );
       assert.match(errors[0].message, /llama\.cpp/);
       assert.ok("error" in renderRealLlamaCpp(text, context), "the real engine throws");
       assert.equal(render(new TemplateDocument(text), context, { dialect: jinja2 }).error, null, "Jinja2 renders it");
@@ -46,7 +55,10 @@ describe("llama.cpp rules, checked against the real engine", () => {
 
   it("x.0 renders in llama.cpp v0.5.0 (it threw at b10236): no finding there", () => {
     const text = "{{ xs.0.a }}";
-    assert.deepEqual(llamaFindings(text).filter((x) => x.engine === "llamacpp" && x.severity !== "information"), []);
+    assert.deepEqual(
+      llamaFindings(text).filter((x) => x.engine === "llamacpp" && x.severity !== "information"),
+      [],
+    );
     assert.deepEqual(renderRealLlamaCpp(text, context), { out: "1" });
   });
 

@@ -2,14 +2,17 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { engineFindings } from "../../../server/src/analysis/engineChecks";
 import { readFileSync } from "node:fs";
-import { BUILTIN_SCENARIOS, type Scenario } from "../../../server/src/analysis/scenarios";
+import { BUILTIN_SCENARIOS } from "../../../server/src/analysis/scenarios";
+import { fromJS } from "../../../server/src/interpreter/json";
+import type { PyDict } from "../../../server/src/interpreter/dict";
+import type { Scenario } from "../../../server/src/interpreter/scenario";
 import { dialectFor } from "../../../server/src/dialects/index";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { corpusDir } from "../../helpers/corpus";
 
 const jinja2 = dialectFor("jinja2")!;
 const minja = dialectFor("minja")!;
-const scenario = (name: string, data: Record<string, unknown>): Scenario => ({ name, data });
+const scenario = (name: string, data: Record<string, unknown>): Scenario => ({ name, data: fromJS(data) as PyDict });
 const user = (content: unknown) => ({ messages: [{ role: "user", content }] });
 
 function check(text: string, scenarios: Scenario[]) {
@@ -20,8 +23,17 @@ function check(text: string, scenarios: Scenario[]) {
 
 describe("engine checks by rendering the scenarios", () => {
   it("locates a divergence at the node whose output first differs, with the cause in words", () => {
-    const text = "{%- macro render(item) -%}\n{{ item | trim }}\n{%- endmacro -%}\n{%- for m in messages %}[{{ render(m.content) }}]{%- endfor %}";
-    const { findings, slice } = check(text, [scenario("none-content", { messages: [{ role: "user", content: "a" }, { role: "assistant", content: null }, { role: "user", content: "b" }] })]);
+    const text =
+      "{%- macro render(item) -%}\n{{ item | trim }}\n{%- endmacro -%}\n{%- for m in messages %}[{{ render(m.content) }}]{%- endfor %}";
+    const { findings, slice } = check(text, [
+      scenario("none-content", {
+        messages: [
+          { role: "user", content: "a" },
+          { role: "assistant", content: null },
+          { role: "user", content: "b" },
+        ],
+      }),
+    ]);
     const d = findings.find((f) => f.code === "minja/renders-differently");
     assert.ok(d, JSON.stringify(findings));
     assert.equal(slice(d), "{{ item | trim }}");
@@ -52,7 +64,11 @@ describe("engine checks by rendering the scenarios", () => {
 
   it("reports an engine that throws where Jinja2 renders as an error at the throwing node, once for all the scenarios it happens in", () => {
     const text = "{% for m in messages %}{{ m.content | trim }}{% endfor %}";
-    const { findings, slice } = check(text, [scenario("typed-a", user([{ type: "text", text: "x" }])), scenario("plain", user("x")), scenario("typed-b", user([{ type: "text", text: "y" }]))]);
+    const { findings, slice } = check(text, [
+      scenario("typed-a", user([{ type: "text", text: "x" }])),
+      scenario("plain", user("x")),
+      scenario("typed-b", user([{ type: "text", text: "y" }])),
+    ]);
     const errors = findings.filter((f) => f.code === "minja/throws");
     assert.equal(errors.length, 1, JSON.stringify(findings));
     assert.equal(errors[0].severity, "error");
@@ -68,12 +84,27 @@ describe("engine checks by rendering the scenarios", () => {
     assert.ok(ref && ref.severity === "information" && slice(ref) === "m.content + '!'", JSON.stringify(findings));
     assert.deepEqual(ref.scenarios, ["typed"]);
     const renders = findings.filter((f) => f.code === "minja/renders-where-jinja2-throws" || f.code === "minja/throws");
-    assert.ok(renders.every((f) => f.scenarios.every((s) => s === "typed")), "nothing is reported for the scenario both render alike");
+    assert.ok(
+      renders.every((f) => f.scenarios.every((s) => s === "typed")),
+      "nothing is reported for the scenario both render alike",
+    );
+  });
+
+  it("a template the reference throws on for every scenario is an error, not a note", () => {
+    const { findings } = check("{{ raise_exception('never') }}", [scenario("a", user("x")), scenario("b", user("y"))]);
+    const ref = findings.filter((f) => f.code === "jinja2/throws");
+    assert.ok(ref.length > 0 && ref.every((f) => f.severity === "error"), JSON.stringify(findings));
+    assert.match(ref[0].message, /^Jinja2 throws here on every scenario: /);
   });
 
   it("a runaway loop stops at the checks' step budget: one note, no engine blamed", () => {
-    const { findings } = check("{% for i in range(100000) %}{% for j in range(100000) %}.{% endfor %}{% endfor %}", [scenario("plain", user("x"))]);
-    assert.deepEqual(findings.map((f) => [f.code, f.severity]), [["compat/check-limit", "information"]]);
+    const { findings } = check("{% for i in range(100000) %}{% for j in range(100000) %}.{% endfor %}{% endfor %}", [
+      scenario("plain", user("x")),
+    ]);
+    assert.deepEqual(
+      findings.map((f) => [f.code, f.severity]),
+      [["compat/check-limit", "information"]],
+    );
     assert.match(findings[0].message, /^The engine checks stop rendering here: step budget of 200000 exceeded/);
   });
 

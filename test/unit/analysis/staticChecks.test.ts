@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { staticFindings } from "../../../server/src/analysis/staticChecks";
 import { dialectFor } from "../../../server/src/dialects/index";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 
 const jinja2 = dialectFor("jinja2")!;
 const minja = dialectFor("minja")!;
@@ -31,6 +31,17 @@ describe("static engine rules, read from the dialect", () => {
     );
   });
 
+  it("a missing filter, test or global is worded by the engine's facts", () => {
+    const [filter] = findings("{{ x | attr('a') }}");
+    assert.equal(filter.code, "minja/unknown-filter");
+    assert.match(filter.message, /^minja has no filter 'attr': minja has no 'attr' filter \(filters are context functions there/);
+    const [test] = findings("{% if x is callable %}{% endif %}");
+    assert.match(test.message, /^minja has no test 'callable': minja knows 12 tests, not 'callable'/);
+    const [global] = findings("{{ dict(a=1) }}", dialectFor("llamacpp")!);
+    assert.equal(global.code, "llamacpp/unknown-global");
+    assert.match(global.message, /it is undefined there, so this call throws \(llama\.cpp has no dict\(\)\)$/);
+  });
+
   it("a filter that exists but throws on every input shape the reference takes, with the template's own arguments", () => {
     const f = findings("{{ tools | tojson(ensure_ascii=False) }}{{ tools | tojson(indent=2) }}");
     assert.deepEqual(
@@ -46,10 +57,14 @@ describe("static engine rules, read from the dialect", () => {
     const printed = findings("{% for m in xs %}{{ loop.last }}{{ loop.first ~ '' }}{% endfor %}", hfjinja);
     assert.deepEqual(
       printed.map((x) => [x.code, x.text]),
-      [["hfjinja/renders-differently", "loop.last"], ["hfjinja/renders-differently", "loop.first"]],
+      [
+        ["hfjinja/renders-differently", "loop.last"],
+        ["hfjinja/renders-differently", "loop.first"],
+      ],
     );
     assert.match(printed[0].message, /\{\{ loop\.last \}\}.* gives 'false,false,true,' there, 'False,False,True,' in Jinja2/);
-    const tested = "{% for m in xs %}{% if loop.last %}a{% endif %}{{ 'b' if not loop.first }}{% if loop.index0 == 0 or loop.length > 1 %}c{% endif %}{% endfor %}";
+    const tested =
+      "{% for m in xs %}{% if loop.last %}a{% endif %}{{ 'b' if not loop.first }}{% if loop.index0 == 0 or loop.length > 1 %}c{% endif %}{% endfor %}";
     assert.deepEqual(findings(tested, hfjinja), []);
     // An attribute the engine lacks is found through any use.
     assert.deepEqual(

@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import { probeCaps } from "../../../server/src/analysis/caps/capsProbe";
 import { detectToolCallFormat } from "../../../server/src/analysis/caps/toolCallFormat";
 import { dialectFor } from "../../../server/src/dialects/index";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { corpusDir } from "../../helpers/corpus";
 
 const llamacpp = dialectFor("llamacpp")!;
@@ -40,7 +40,12 @@ describe("the tool-call format, as llama.cpp's autoparser detects it", () => {
     const f = formatOf("GLM-4.7-Flash");
     assert.equal(f.mode, "TAG_WITH_TAGGED");
     assert.deepEqual([f.per_call_start, f.per_call_end], ["<tool_call>", "</tool_call>"]);
-    assert.deepEqual(f.arguments, { name_prefix: "<arg_key>", name_suffix: "</arg_key>", value_prefix: "<arg_value>", value_suffix: "</arg_value>" });
+    assert.deepEqual(f.arguments, {
+      name_prefix: "<arg_key>",
+      name_suffix: "</arg_key>",
+      value_prefix: "<arg_value>",
+      value_suffix: "</arg_value>",
+    });
     assert.deepEqual(f.reasoning, { start: "<think>", end: "</think>" });
   });
 

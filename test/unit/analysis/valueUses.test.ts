@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { usesOf, type Use } from "../../../server/src/analysis/valueUses";
-import { TemplateDocument } from "../../../server/src/document";
-import { walk } from "../../../server/src/interpreter/walk";
+import { TemplateDocument } from "../../../server/src/document/document";
+import { walk } from "../../../server/src/parser/walk";
 import type * as A from "../../../server/src/parser/ast";
 
 /** The uses of the first `loop.x` expression of the template. */
@@ -12,7 +12,8 @@ function uses(template: string): Use[] {
   const doc = new TemplateDocument(`{% for x in xs %}${template}{% endfor %}`);
   let found: Use[] | null = null;
   walk(doc.template, (n, ancestors) => {
-    if (found === null && n.kind === "GetAttr" && n.object.kind === "Name" && n.object.name === "loop") found = usesOf(n as A.Expr, ancestors, doc.text);
+    if (found === null && n.kind === "GetAttr" && n.object.kind === "Name" && n.object.name === "loop")
+      found = usesOf(n as A.Expr, ancestors, doc.text);
   });
   assert.ok(found, template);
   return found;
@@ -36,7 +37,12 @@ test("tested for truth: if, not, a conditional's test, and/or's left operand (wh
 });
 
 test("consumed as a value: compared, tested, computed with, a callee", () => {
-  for (const t of ["{% if loop.index0 == 0 %}{% endif %}", "{% if loop.index is divisibleby(2) %}{% endif %}", "{{ loop.index0 + 1 }}", "{{ loop.length | abs }}"]) {
+  for (const t of [
+    "{% if loop.index0 == 0 %}{% endif %}",
+    "{% if loop.index is divisibleby(2) %}{% endif %}",
+    "{{ loop.index0 + 1 }}",
+    "{{ loop.length | abs }}",
+  ]) {
     assert.equal(uses(t)[0].kind, "value", t);
   }
   assert.deepEqual(uses("{{ loop.cycle('a', 'b') }}"), [{ kind: "value", expr: "loop.cycle" }]);

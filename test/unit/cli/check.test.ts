@@ -9,8 +9,14 @@ describe("chat-template check", () => {
     const lines = r.stdout.trim().split("\n");
     assert.ok(lines.length >= 2, r.stdout);
     for (const l of lines) assert.match(l, /^.+broken\.jinja:\d+:\d+: (error|warning|information|hint): .+ \[syntax\/[a-z-]+\]$/);
-    assert.ok(lines.some((l) => l.includes("broken.jinja:5:")), "the broken filter call on line 5");
-    assert.ok(lines.some((l) => l.includes("broken.jinja:4:1: error:") && l.includes("'if'")), "the unclosed if on line 4");
+    assert.ok(
+      lines.some((l) => l.includes("broken.jinja:5:")),
+      "the broken filter call on line 5",
+    );
+    assert.ok(
+      lines.some((l) => l.includes("broken.jinja:4:1: error:") && l.includes("'if'")),
+      "the unclosed if on line 4",
+    );
   });
 
   it("json: one object per file with 1-based positions and engine null for syntax", () => {
@@ -31,6 +37,17 @@ describe("chat-template check", () => {
     const r = runCli(["check", fixture("portable.jinja")]);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.equal(r.stdout, "");
+  });
+
+  it("a hostile template is a security error on every engine's run (exit 1), with engine null", () => {
+    const r = runCli(["check", "--engines", "jinja2", "--format", "json", fixture("hostile-cycler.jinja")]);
+    assert.equal(r.status, 1);
+    const [report] = JSON.parse(r.stdout);
+    const security = report.diagnostics.filter((d: { code: string }) => d.code.startsWith("security/"));
+    assert.deepEqual(
+      security.map((d: { code: string; severity: string; engine: null; line: number }) => [d.code, d.severity, d.engine, d.line]),
+      [["security/code-execution", "error", null, 3]],
+    );
   });
 
   it("exits 2 on usage errors", () => {

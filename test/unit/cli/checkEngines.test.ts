@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fixture, runCli } from "../../helpers/cli";
+import { corpusDir } from "../../helpers/corpus";
 
 describe("chat-template check: engine diagnostics", () => {
   it("json: engine findings keep the contract, with the engine set and codes named after it", () => {
@@ -25,6 +26,17 @@ describe("chat-template check: engine diagnostics", () => {
   it("text: one line per finding, naming the engine and the scenarios", () => {
     const r = runCli(["check", "--engines", "llamacpp", fixture("qwen2.5.jinja")]);
     assert.equal(r.status, 0, r.stdout);
-    assert.match(r.stdout, /qwen2\.5\.jinja:\d+:\d+: information: llama\.cpp renders on where Jinja2 throws here .* \(in scenario 'typed-content'\) \[llamacpp\/renders-where-jinja2-throws\]/);
+    assert.match(
+      r.stdout,
+      /qwen2\.5\.jinja:\d+:\d+: information: llama\.cpp renders on where Jinja2 throws here .* \(in scenario 'typed-content'\) \[llamacpp\/renders-where-jinja2-throws\]/,
+    );
+  });
+
+  it("a user message with typed content alone shows DeepSeek-V4's divergence, which the typed system message hid", () => {
+    const r = runCli(["check", "--engines", "llamacpp", corpusDir("templates", "deepseek-ai-DeepSeek-V4.jinja")]);
+    assert.match(
+      r.stdout,
+      /DeepSeek-V4\.jinja:78:5: warning: llama\.cpp renders different bytes here: a list prints as '' in llama\.cpp.*\(in scenario 'typed-user-content'\)/,
+    );
   });
 });

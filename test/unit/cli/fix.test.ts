@@ -28,6 +28,14 @@ describe("chat-template fix", () => {
     assert.equal(r.stderr, "");
   });
 
+  it("refuses a template with a security finding (exit 1), naming each one, and prints nothing", () => {
+    const r = runCli(["fix", fixture("hostile-cycler.jinja")]);
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /^fix: refused: .*security findings/);
+    assert.match(r.stderr, /hostile-cycler\.jinja:3:\d+: .*`__globals__`.*\[security\/code-execution\]/);
+  });
+
   it("exits 2 on usage errors", () => {
     assert.equal(runCli(["fix"]).status, 2);
     assert.equal(runCli(["fix", "--engines", "bogus", fixture("portable.jinja")]).status, 2);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { registeredEngines } from "../../../server/src/dialects/index";
-import { ENGINE_IDS } from "../../../server/src/types";
+import { ENGINE_IDS } from "../../../server/src/document/types";
 import { fixture, runCli } from "../../helpers/cli";
 import { corpusDir } from "../../helpers/corpus";
 
@@ -99,9 +99,13 @@ describe("chat-template render", () => {
   });
 
   const missing = ENGINE_IDS.find((e) => !registeredEngines().includes(e));
-  it("an engine whose dialect is not registered is a clear usage error, not a crash", { skip: missing ? false : "every engine has a dialect" }, () => {
-    const r = runCli(["render", file("e.jinja", "x"), "--engine", missing!, "--context", file("e3.json", "{}")]);
-    assert.equal(r.status, 2);
-    assert.match(r.stderr, new RegExp(`engine '${missing}' is not available yet`));
-  });
+  it(
+    "an engine whose dialect is not registered is a clear usage error, not a crash",
+    { skip: missing ? false : "every engine has a dialect" },
+    () => {
+      const r = runCli(["render", file("e.jinja", "x"), "--engine", missing!, "--context", file("e3.json", "{}")]);
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, new RegExp(`engine '${missing}' is not available yet`));
+    },
+  );
 });

@@ -15,8 +15,20 @@ function file(name: string, text: string): string {
 
 describe("chat-template render --engine llamacpp", () => {
   it("writes llama.cpp's bytes for a corpus template × scenario", () => {
-    for (const [template, scenario] of [["Qwen-Qwen3-0.6B", "tool-call-roundtrip"], ["openai-gpt-oss-120b", "tools-offered"]]) {
-      const r = runCli(["render", corpusDir("templates", `${template}.jinja`), "--engine", "llamacpp", "--scenario", scenario, "--now", "2026-12-02"]);
+    for (const [template, scenario] of [
+      ["Qwen-Qwen3-0.6B", "tool-call-roundtrip"],
+      ["openai-gpt-oss-120b", "tools-offered"],
+    ]) {
+      const r = runCli([
+        "render",
+        corpusDir("templates", `${template}.jinja`),
+        "--engine",
+        "llamacpp",
+        "--scenario",
+        scenario,
+        "--now",
+        "2026-12-02",
+      ]);
       assert.equal(r.status, 0, r.stderr);
       assert.equal(r.stderr, "");
       assert.deepEqual(r.stdoutBytes, readFileSync(corpusDir("expected", "llamacpp", template, `${scenario}.out`)));
@@ -25,7 +37,16 @@ describe("chat-template render --engine llamacpp", () => {
 
   it("reads the context as the engine's addon does (1.0 is an int) and pins strftime_now with --now", () => {
     const tpl = file("ctx.jinja", "{{ a }} {{ b }} {{ none }} {{ strftime_now('%d %b %Y %H:%M') }}");
-    const r = runCli(["render", tpl, "--engine", "llamacpp", "--context", file("c.json", '{"a": 1.0, "b": [1, "x"]}'), "--now", "2026-01-15T09:30:00"]);
+    const r = runCli([
+      "render",
+      tpl,
+      "--engine",
+      "llamacpp",
+      "--context",
+      file("c.json", '{"a": 1.0, "b": [1, "x"]}'),
+      "--now",
+      "2026-01-15T09:30:00",
+    ]);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, "1 1x  15 Jan 2026 09:30");
   });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { hfjinja_0_5_13 } from "../../../server/src/dialects/hfjinja-0.5.13";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import type { PyDict } from "../../../server/src/interpreter/dict";
 import { parseJson } from "../../../server/src/interpreter/json";
 import { render } from "../../../server/src/interpreter/render";
@@ -30,11 +30,70 @@ const FRIENDLY: Omit<GenOptions, "seed"> = {
   plusSigns: false,
   exponentFloats: false,
   filters: [
-    "safe", "tojson", "list", "first", "last", "length", "reverse", "sort", "join", "string", "unique", "upper", "lower", "title",
-    "capitalize", "trim", "indent", "int", "float", "abs", "items", "default", "selectattr", "rejectattr", "map", "replace", "dictsort",
+    "safe",
+    "tojson",
+    "list",
+    "first",
+    "last",
+    "length",
+    "reverse",
+    "sort",
+    "join",
+    "string",
+    "unique",
+    "upper",
+    "lower",
+    "title",
+    "capitalize",
+    "trim",
+    "indent",
+    "int",
+    "float",
+    "abs",
+    "items",
+    "default",
+    "selectattr",
+    "rejectattr",
+    "map",
+    "replace",
+    "dictsort",
   ],
-  tests: ["boolean", "callable", "odd", "even", "false", "true", "none", "string", "number", "integer", "iterable", "mapping", "sequence", "lower", "upper", "defined", "undefined"],
-  methods: ["upper", "lower", "strip", "lstrip", "rstrip", "split", "startswith", "endswith", "replace", "title", "capitalize", "items", "keys", "values", "get"],
+  tests: [
+    "boolean",
+    "callable",
+    "odd",
+    "even",
+    "false",
+    "true",
+    "none",
+    "string",
+    "number",
+    "integer",
+    "iterable",
+    "mapping",
+    "sequence",
+    "lower",
+    "upper",
+    "defined",
+    "undefined",
+  ],
+  methods: [
+    "upper",
+    "lower",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "startswith",
+    "endswith",
+    "replace",
+    "title",
+    "capitalize",
+    "items",
+    "keys",
+    "values",
+    "get",
+  ],
 };
 
 function compare(template: string, real: EngineResult, mine: ReturnType<typeof ours>, notReproduced: string[]): void {

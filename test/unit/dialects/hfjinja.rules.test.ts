@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { hfjinja_0_5_13 } from "../../../server/src/dialects/hfjinja-0.5.13";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { parseJson } from "../../../server/src/interpreter/json";
 import type { PyDict } from "../../../server/src/interpreter/dict";
 import { render } from "../../../server/src/interpreter/render";
@@ -71,7 +71,11 @@ rules("hfjinja: values and printing", [
   ["{{ 3/2 }} {{ 4/2 }} {{ 7//2 }} {{ -7 % 3 }} {{ 2**10 }} {{ 2 ** -1 }} {{ 1/0 }}", "1.5 2.0 3 -1 1024 0.5 Infinity"],
   ["{{ 'a' + 1 }}|{{ [1] + [2] }}|{{ 'a' ~ undef ~ 'b' }}", "a1|[1, 2]|ab"],
   ["{{ 7 % 0 }}|{{ 7 // 0 }}|{{ (0 // 0) is odd }}|{{ (0 // 0) is integer }}|{{ [7 % 0] | tojson }}", "NaN|Infinity|true|true|[null]"],
-  ["{{ 9007199254740993 }}|{{ 9007199254740993 is odd }}|{{ x }}", "9007199254740992|false|12345678901234567000", '{"x": 12345678901234567890}'],
+  [
+    "{{ 9007199254740993 }}|{{ 9007199254740993 is odd }}|{{ x }}",
+    "9007199254740992|false|12345678901234567000",
+    '{"x": 12345678901234567890}',
+  ],
   ["{{ 'a' in 'abc' }} {{ 1 in [1.0] }} {{ 'a' in {'a': 1} }} {{ 1 in undef }}", "true true true false"],
   ["{{ undef.x.y }}|{{ none.x }}|{{ [1, 2][-1] }}|{{ 'abc'[5] }}|{{ 'abc'.length }}|{{ [1, 2].length }}", "||2||3|2"],
   ["{{ '😀'|length }} {{ '😀'[::-1] }}", "2 😀"],
@@ -83,21 +87,47 @@ rules("hfjinja: values and printing", [
 ]);
 
 rules("hfjinja: tests", [
-  ["{{ 1 is true }} {{ true is true }} {{ x is defined }} {{ x is none }} {{ {} is iterable }} {{ {} is sequence }} {{ 'Ab' is lower }}", "false true true true false true false", '{"x": null}'],
+  [
+    "{{ 1 is true }} {{ true is true }} {{ x is defined }} {{ x is none }} {{ {} is iterable }} {{ {} is sequence }} {{ 'Ab' is lower }}",
+    "false true true true false true false",
+    '{"x": null}',
+  ],
   ["{{ 3.0 is odd }}", /^Error: cannot odd on FloatValue/],
   ["{{ 1 is foo }}", /^Error: Unknown test: foo/],
 ]);
 
 rules("hfjinja: filters", [
-  ["{{ x | length }}|{{ x | first }}|{{ x | last }}|{{ x | reverse }}|{{ x | sort }}|{{ x | join }}|{{ x | join(', ') }}|{{ x | unique }}|{{ x | string }}", "4|3|1|[1, 2, 1, 3]|[1, 1, 2, 3]|3121|3, 1, 2, 1|[3, 1, 2]|[3, 1, 2, 1]", '{"x": [3, 1, 2, 1]}'],
-  ["{{ 'hello-world éa' | title }}|{{ 'hELLO' | capitalize }}|{{ '3.5' | int }}|{{ 'x' | int }}|{{ 'x' | int(7) }}|{{ 'x\\ny' | indent }}|{{ 'a\\n\\nb' | indent(2, true) }}", "Hello-World éA|HELLO|3|0|7|x\n    y|  a\n\n  b"],
+  [
+    "{{ x | length }}|{{ x | first }}|{{ x | last }}|{{ x | reverse }}|{{ x | sort }}|{{ x | join }}|{{ x | join(', ') }}|{{ x | unique }}|{{ x | string }}",
+    "4|3|1|[1, 2, 1, 3]|[1, 1, 2, 3]|3121|3, 1, 2, 1|[3, 1, 2]|[3, 1, 2, 1]",
+    '{"x": [3, 1, 2, 1]}',
+  ],
+  [
+    "{{ 'hello-world éa' | title }}|{{ 'hELLO' | capitalize }}|{{ '3.5' | int }}|{{ 'x' | int }}|{{ 'x' | int(7) }}|{{ 'x\\ny' | indent }}|{{ 'a\\n\\nb' | indent(2, true) }}",
+    "Hello-World éA|HELLO|3|0|7|x\n    y|  a\n\n  b",
+  ],
   ["{{ 5 | abs }}|{{ 3.7 | int }}|{{ 3 | float }}|{{ 3.0 | string }}|{{ true | string }}|{{ true | int }}", "5|3|3.0|3.0|true|1"],
   ["{{ x | default('d') }}|{{ none | default('d') }}|{{ '' | default('d', true) }}", "d||d"],
   ["{{ x | tojson(indent=2) }}", '{\n  "a": [\n    1,\n    {}\n  ],\n  "b": []\n}', '{"x": {"a": [1, {}], "b": []}}'],
-  ["{{ x | tojson(sort_keys=true, separators=(',', ':')) }}|{{ 'é😀' | tojson(ensure_ascii=true) }}", '{"a":"é","b":1}|"\\u00e9\\ud83d\\ude00"', '{"x": {"b": 1, "a": "é"}}'],
-  ["{{ xs | selectattr('a') | list }}|{{ xs | rejectattr('a', 'equalto', '1') | list }}|{{ xs | map(attribute='a', default='z') | list }}", '[{"a": 1}]|[{"a": 1}, {"a": 0}, {"b": 2}]|[1, 0, "z"]', '{"xs": [{"a": 1}, {"a": 0}, {"b": 2}]}'],
-  ["{{ d | items }}|{{ d | dictsort }}|{{ d | length }}|{{ d | keys }}", '[["b", 1], ["a", 2]]|[["a", 2], ["b", 1]]|2|["b", "a"]', '{"d": {"b": 1, "a": 2}}'],
-  ["{{ 'aaa' | replace('a', 'b', 2) }}|{{ ['b', 'A', 'a'] | sort }}|{{ [{'k': 2}, {'k': 1}] | sort(attribute='k') }}", 'bba|["A", "a", "b"]|[{"k": 1}, {"k": 2}]'],
+  [
+    "{{ x | tojson(sort_keys=true, separators=(',', ':')) }}|{{ 'é😀' | tojson(ensure_ascii=true) }}",
+    '{"a":"é","b":1}|"\\u00e9\\ud83d\\ude00"',
+    '{"x": {"b": 1, "a": "é"}}',
+  ],
+  [
+    "{{ xs | selectattr('a') | list }}|{{ xs | rejectattr('a', 'equalto', '1') | list }}|{{ xs | map(attribute='a', default='z') | list }}",
+    '[{"a": 1}]|[{"a": 1}, {"a": 0}, {"b": 2}]|[1, 0, "z"]',
+    '{"xs": [{"a": 1}, {"a": 0}, {"b": 2}]}',
+  ],
+  [
+    "{{ d | items }}|{{ d | dictsort }}|{{ d | length }}|{{ d | keys }}",
+    '[["b", 1], ["a", 2]]|[["a", 2], ["b", 1]]|2|["b", "a"]',
+    '{"d": {"b": 1, "a": 2}}',
+  ],
+  [
+    "{{ 'aaa' | replace('a', 'b', 2) }}|{{ ['b', 'A', 'a'] | sort }}|{{ [{'k': 2}, {'k': 1}] | sort(attribute='k') }}",
+    'bba|["A", "a", "b"]|[{"k": 1}, {"k": 2}]',
+  ],
   ["{{ [1] | length() }}", /^Error: Unknown ArrayValue filter: length/],
   ["{{ 1 | default }}", /^Error: Unknown NumericValue filter: default/],
   ["{{ xs | selectattr('a', 'equalto', 1) | list }}", /^Error: arguments of `selectattr` must be strings/, '{"xs": [{"a": 1}]}'],
@@ -106,9 +136,19 @@ rules("hfjinja: filters", [
 ]);
 
 rules("hfjinja: methods and globals", [
-  ["{{ ' a  b '.split() }}|{{ 'a,b,c'.split(',', 1) }}|{{ 'aXbX'.replace('X', '-') }}|{{ 'abc'.strip('a') }}|{{ 'abc'.startswith(('x', 'a')) }}", '["a", "b"]|["a", "b,c"]|a-b-|abc|true'],
-  ["{{ d.items() }}|{{ d.keys() }}|{{ d.values() }}|{{ d.get('a') }}|{{ d.get('z', 5) }}", '[["a", 1], ["b", [2]]]|["a", "b"]|[1, [2]]|1|5', '{"d": {"a": 1, "b": [2]}}'],
-  ["{{ range(3) }}|{{ range(1, 10, 3) }}|{{ strftime_now('%Y-%m-%d %H:%M %b %B %S') }}", "[0, 1, 2]|[1, 4, 7]|2026-01-15 09:30 Jan January %S"],
+  [
+    "{{ ' a  b '.split() }}|{{ 'a,b,c'.split(',', 1) }}|{{ 'aXbX'.replace('X', '-') }}|{{ 'abc'.strip('a') }}|{{ 'abc'.startswith(('x', 'a')) }}",
+    '["a", "b"]|["a", "b,c"]|a-b-|abc|true',
+  ],
+  [
+    "{{ d.items() }}|{{ d.keys() }}|{{ d.values() }}|{{ d.get('a') }}|{{ d.get('z', 5) }}",
+    '[["a", 1], ["b", [2]]]|["a", "b"]|[1, [2]]|1|5',
+    '{"d": {"a": 1, "b": [2]}}',
+  ],
+  [
+    "{{ range(3) }}|{{ range(1, 10, 3) }}|{{ strftime_now('%Y-%m-%d %H:%M %b %B %S') }}",
+    "[0, 1, 2]|[1, 4, 7]|2026-01-15 09:30 Jan January %S",
+  ],
   ["{% set ns = namespace(a=1) %}{% for i in [1] %}{% set ns.a = 2 %}{% endfor %}{{ ns.a }}|{{ ns }}", '2|{"a": 2}'],
   ["{{ [1].append(2) }}", /^Error: Cannot call something that is not a function: got UndefinedValue/],
   ["{{ '{}'.format(1) }}", /^Error: Cannot call something that is not a function: got UndefinedValue/],
@@ -120,11 +160,25 @@ rules("hfjinja: statements and scope", [
   ["{% for x in [1, 2] %}a{% if x == 1 %}{% continue %}{% endif %}b{% endfor %}", "ab"],
   ["{% for x in [1] %}{% break %}{% else %}E{% endfor %}", "E"],
   ["{% filter upper %}{% set y = 1 %}{% endfilter %}{{ y }}|{% set s %}{% set z = 2 %}{% endset %}{{ z }}", "1|2"],
-  ["{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}|{% for k in d %}{{ k }}{% endfor %}", "a=1;b=x;|ab", '{"d": {"a": 1, "b": "x"}}'],
+  [
+    "{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}|{% for k in d %}{{ k }}{% endfor %}",
+    "a=1;b=x;|ab",
+    '{"d": {"a": 1, "b": "x"}}',
+  ],
   ["{% macro f() %}{{ varargs | length }}{{ kwargs }}{% endmacro %}{{ f(1, 2, y=3) }}", '2{"y": 3}'],
   ["{% macro m() %}in{% endmacro %}{% call m() %}x{% endcall %}", "in"],
   ["{% for c in 'abc' %}{% endfor %}", /^Error: Expected iterable or object type in for loop: got StringValue/],
   ["{% for a, b in [(1, 2)] %}{% endfor %}", /^Error: Cannot unpack non-iterable type: TupleValue/],
+]);
+
+rules("hfjinja: break and continue are exceptions that only a loop catches", [
+  ["a{% break %}b", /^Error: /],
+  ["{% for x in [] %}{% else %}{% continue %}{% endfor %}", /^Error: /],
+  ["{% macro m() %}b{% break %}c{% endmacro %}a{{ m() }}", /^Error: /],
+  ["{% macro m() %}b{% break %}c{% endmacro %}a{% for i in [1, 2] %}y{{ m() }}z{% endfor %}d", "ad"],
+  ["{% macro m() %}b{% continue %}c{% endmacro %}{% for i in [1, 2] %}{{ i }}{{ m() }}z{% endfor %}d", "d"],
+  ["{% macro m() %}{{ caller() }}{% endmacro %}{% for x in [1, 2] %}{% call m() %}q{% break %}{% endcall %}{% endfor %}e", "e"],
+  ["{% for x in [1] %}{% for y in [] %}{% else %}{% break %}{% endfor %}a{% endfor %}b", "b"],
 ]);
 
 describe("hfjinja: not reproduced", () => {

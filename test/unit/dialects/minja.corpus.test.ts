@@ -4,9 +4,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { minja_021c229 } from "../../../server/src/dialects/minja-021c229";
-import { TemplateDocument } from "../../../server/src/document";
-import type { RenderResult } from "../../../server/src/interpreter/render";
-import { render } from "../../../server/src/interpreter/render";
+import { TemplateDocument } from "../../../server/src/document/document";
+import { render, type RenderResult } from "../../../server/src/interpreter/render";
 import { CORPUS_NOW, corpusCases, microCases } from "../../helpers/renderCorpus";
 
 function check(r: RenderResult, expected: { out: string } | { error: string }): void {
@@ -34,6 +33,8 @@ describe("minja dialect: every corpus template × scenario matches google/minja 
 
 describe("minja dialect: every micro case", () => {
   for (const c of microCases()) {
-    it(c.name, () => check(render(new TemplateDocument(c.template), c.context, { dialect: minja_021c229, now: CORPUS_NOW }), c.expected.minja));
+    it(c.name, () =>
+      check(render(new TemplateDocument(c.template), c.context, { dialect: minja_021c229, now: CORPUS_NOW }), c.expected.minja),
+    );
   }
 });

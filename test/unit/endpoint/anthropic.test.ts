@@ -62,7 +62,8 @@ describe("messages", () => {
   });
 
   test("system prompts (string or text blocks) reach the prompt", async () => {
-    const count = (system?: Anthropic.MessageCountTokensParams["system"]) => client.messages.countTokens({ model: "m", messages: hello, system });
+    const count = (system?: Anthropic.MessageCountTokensParams["system"]) =>
+      client.messages.countTokens({ model: "m", messages: hello, system });
     const bare = (await count()).input_tokens;
     const text = (await count("You are terse.")).input_tokens;
     assert.ok(text > bare);
@@ -90,7 +91,8 @@ describe("messages", () => {
     const image: Anthropic.ImageBlockParam = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } };
     await assert.rejects(
       client.messages.create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: [{ type: "text", text: "look" }, image] }] }),
-      (e: unknown) => e instanceof Anthropic.BadRequestError && /messages\[0\]\.content\[1\]\.type: 'image' blocks are not supported/.test(e.message),
+      (e: unknown) =>
+        e instanceof Anthropic.BadRequestError && /messages\[0\]\.content\[1\]\.type: 'image' blocks are not supported/.test(e.message),
     );
   });
 });
@@ -113,7 +115,10 @@ describe("tool use", () => {
   });
 
   test("tool_choice tool, streamed: input_json_delta events rebuild the same tool_use block", async () => {
-    const lookup: Anthropic.Tool = { name: "lookup", input_schema: { type: "object", properties: { term: { type: "string", maxLength: 12 } }, required: ["term"] } };
+    const lookup: Anthropic.Tool = {
+      name: "lookup",
+      input_schema: { type: "object", properties: { term: { type: "string", maxLength: 12 } }, required: ["term"] },
+    };
     const params = {
       model: "m",
       max_tokens: 200,
@@ -138,7 +143,13 @@ describe("tool use", () => {
   test("tool_use and tool_result blocks reach the template as tool_calls and a tool message", async () => {
     const conversation: Anthropic.MessageParam[] = [
       { role: "user", content: "Weather in Paris?" },
-      { role: "assistant", content: [{ type: "text", text: "Let me check." }, { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Let me check." },
+          { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } },
+        ],
+      },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "sunny, 21 C" }] },
     ];
     // the OpenAI-shaped conversation llama.cpp's chat layer renders with tool calls and tool responses
@@ -146,7 +157,11 @@ describe("tool use", () => {
     const { prompt } = await tpl.apply({
       messages: [
         { role: "user", content: "Weather in Paris?" },
-        { role: "assistant", content: "Let me check.", tool_calls: [{ id: "toolu_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+        {
+          role: "assistant",
+          content: "Let me check.",
+          tool_calls: [{ id: "toolu_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+        },
         { role: "tool", tool_call_id: "toolu_1", content: "sunny, 21 C" },
       ],
       tools: [{ type: "function", function: { name: weather.name, description: weather.description, parameters: weather.input_schema } }],

@@ -55,8 +55,11 @@ test("content blocks: tool_use → tool_calls, tool_result → tool messages, th
 
 test("tools and tool_choice: any and tool require a call; disable_parallel_tool_use", () => {
   const tools = [{ name: "f", description: "does f", input_schema: { type: "object" } }];
-  const parse = (tool_choice?: object) => parseMessagesRequest({ ...base, messages: [{ role: "user", content: "x" }], tools, tool_choice }, "generate");
-  assert.deepEqual(parse().request.tools, [{ type: "function", function: { name: "f", description: "does f", parameters: { type: "object" } } }]);
+  const parse = (tool_choice?: object) =>
+    parseMessagesRequest({ ...base, messages: [{ role: "user", content: "x" }], tools, tool_choice }, "generate");
+  assert.deepEqual(parse().request.tools, [
+    { type: "function", function: { name: "f", description: "does f", parameters: { type: "object" } } },
+  ]);
   assert.equal(parse().request.tool_choice, undefined);
   assert.equal(parse({ type: "auto" }).request.tool_choice, "auto");
   assert.equal(parse({ type: "none" }).request.tool_choice, "none");
@@ -71,12 +74,53 @@ test("thinking only when enabled; sampling, stop_sequences and stream", () => {
   assert.equal(parse({}).request.enable_thinking, false);
   assert.equal(parse({ thinking: { type: "disabled" } }).request.enable_thinking, false);
   assert.equal(parse({ thinking: { type: "enabled", budget_tokens: 2048 } }).request.enable_thinking, true);
+  // the template's own default decides
+  assert.equal(parse({ thinking: { type: "adaptive" } }).request.enable_thinking, undefined);
   const p = parse({ temperature: 0.5, top_p: 0.9, top_k: 20, stop_sequences: ["END"], stream: true });
   assert.deepEqual([p.sampling, p.stop, p.stream, p.maxTokens], [{ temperature: 0.5, topP: 0.9, topK: 20 }, ["END"], true, 5]);
 });
 
+test("a system message inside messages stays a system message, string or text blocks", () => {
+  const { request } = parseMessagesRequest(
+    {
+      ...base,
+      messages: [
+        { role: "user", content: "x" },
+        { role: "system", content: [{ type: "text", text: "note" }] },
+        { role: "system", content: "more" },
+      ],
+    },
+    "generate",
+  );
+  assert.deepEqual(request.messages.slice(1), [
+    { role: "system", content: [{ type: "text", text: "note" }] },
+    { role: "system", content: "more" },
+  ]);
+});
+
 test("count_tokens does not need max_tokens", () => {
   assert.equal(parseMessagesRequest({ model: "m", messages: [{ role: "user", content: "x" }] }, "count").maxTokens, 0);
+});
+
+test("an image in a tool result becomes a note, and its place is listed", () => {
+  const p = parseMessagesRequest(
+    {
+      ...base,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "t", content: [{ type: "image", source: { type: "url", url: "https://x/y.png" } }] },
+          ],
+        },
+      ],
+    },
+    "generate",
+  );
+  assert.deepEqual(p.request.messages, [
+    { role: "tool", tool_call_id: "t", content: [{ type: "text", text: "[an image was left out: the served model reads text only]" }] },
+  ]);
+  assert.deepEqual(p.leftOut, ["messages[0].content[0].content[0]"]);
 });
 
 test("refusals name the block", () => {
@@ -85,12 +129,21 @@ test("refusals name the block", () => {
       () => parseMessagesRequest({ ...base, messages }, "generate"),
       (e: unknown) => e instanceof ApiError && e.status === 400 && e.message === message,
     );
-  refuses([{ role: "user", content: [{ type: "document", source: {} }] }], "messages[0].content[0].type: 'document' blocks are not supported: the served model reads text only");
   refuses(
-    [{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [{ type: "image", source: {} }] }] }],
-    "messages[0].content[0].content[0].type: 'image' blocks are not supported: the served model reads text only",
+    [{ role: "user", content: [{ type: "document", source: {} }] }],
+    "messages[0].content[0].type: 'document' blocks are not supported: the served model reads text only",
   );
-  refuses([{ role: "assistant", content: [{ type: "tool_result", tool_use_id: "t" }] }], "messages[0].content[0].type: 'tool_result' blocks belong in user messages");
-  refuses([{ role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: "x" }] }], 'messages[0].content[0].input: must be an object, got string "x"');
+  refuses(
+    [{ role: "system", content: [{ type: "image", source: {} }] }],
+    "messages[0].content[0].type: 'image' blocks are not supported: the served model reads text only",
+  );
+  refuses(
+    [{ role: "assistant", content: [{ type: "tool_result", tool_use_id: "t" }] }],
+    "messages[0].content[0].type: 'tool_result' blocks belong in user messages",
+  );
+  refuses(
+    [{ role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: "x" }] }],
+    'messages[0].content[0].input: must be an object, got string "x"',
+  );
   refuses([], "messages: must contain at least one message");
 });

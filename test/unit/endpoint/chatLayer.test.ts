@@ -9,7 +9,10 @@ import { postJson, rawStream, startEndpoint, storageDir, type EndpointProcess } 
 
 // Qwen3's template, refusing one message the way templates refuse roles or orders they do not take
 const LOOP = "{%- for message in messages %}";
-const RAISING = QWEN3_CHAT_TEMPLATE.replace(LOOP, `${LOOP}{%- if message.content == 'boom' %}{{- raise_exception('this template refuses boom') }}{%- endif %}`);
+const RAISING = QWEN3_CHAT_TEMPLATE.replace(
+  LOOP,
+  `${LOOP}{%- if message.content == 'boom' %}{{- raise_exception('this template refuses boom') }}{%- endif %}`,
+);
 
 let endpoint: EndpointProcess;
 before(async () => {
@@ -44,20 +47,34 @@ describe("a template that raises while the request is rendered", () => {
   });
 
   test("other messages are served", async () => {
-    assert.equal((await post("/v1/chat/completions", { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 2 })).status, 200);
+    assert.equal(
+      (await post("/v1/chat/completions", { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 2 })).status,
+      200,
+    );
   });
 });
 
 describe("requests the engine refuses are the client's errors, with the engine's message", () => {
   test("an unknown reasoning_format", async () => {
-    const r = await post("/v1/chat/completions", { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 2, reasoning_format: "bogus" });
+    const r = await post("/v1/chat/completions", {
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      max_tokens: 2,
+      reasoning_format: "bogus",
+    });
     assert.equal(r.status, 400);
     assert.match(r.json.error.message, /^reasoning_format must be "none", "auto", "deepseek" or "deepseek-legacy", got "bogus"$/);
   });
 
   test("ignore_eos with a response format the output completes", async () => {
     const format = { type: "json_schema", json_schema: { name: "b", schema: { type: "boolean" } } };
-    const r = await post("/v1/chat/completions", { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 40, ignore_eos: true, response_format: format });
+    const r = await post("/v1/chat/completions", {
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      max_tokens: 40,
+      ignore_eos: true,
+      response_format: format,
+    });
     assert.equal(r.status, 400);
     assert.match(r.json.error.message, /^the grammar is complete but the end of generation is banned/);
   });
@@ -65,7 +82,10 @@ describe("requests the engine refuses are the client's errors, with the engine's
 
 describe("a prefilled assistant message", () => {
   const PREFILL = "PREFILL-MARKER";
-  const conversation = [{ role: "user", content: "hi" }, { role: "assistant", content: PREFILL }];
+  const conversation = [
+    { role: "user", content: "hi" },
+    { role: "assistant", content: PREFILL },
+  ];
 
   test("OpenAI: the message is what the model wrote after the prefill, streamed and not", async () => {
     const request = { model: "m", messages: conversation, max_tokens: 8, temperature: 0 };
@@ -74,7 +94,10 @@ describe("a prefilled assistant message", () => {
     const content: string = whole.json.choices[0].message.content ?? "";
     assert.ok(!content.includes(PREFILL), JSON.stringify(content));
     const s = await rawStream(`${endpoint.url}/v1/chat/completions`, { ...request, stream: true });
-    const streamed = s.events.filter((e) => e.data !== "[DONE]").map((e) => e.data.choices[0]?.delta?.content ?? "").join("");
+    const streamed = s.events
+      .filter((e) => e.data !== "[DONE]")
+      .map((e) => e.data.choices[0]?.delta?.content ?? "")
+      .join("");
     assert.equal(streamed, content);
   });
 
@@ -85,7 +108,9 @@ describe("a prefilled assistant message", () => {
     const text = whole.json.content.map((b: { text?: string }) => b.text ?? "").join("");
     assert.ok(!text.includes(PREFILL), JSON.stringify(text));
     const s = await rawStream(`${endpoint.url}/v1/messages`, { ...request, stream: true });
-    const streamed = s.events.map((e) => (e.event === "content_block_delta" && e.data.delta.type === "text_delta" ? e.data.delta.text : "")).join("");
+    const streamed = s.events
+      .map((e) => (e.event === "content_block_delta" && e.data.delta.type === "text_delta" ? e.data.delta.text : ""))
+      .join("");
     assert.equal(streamed, text);
   });
 });

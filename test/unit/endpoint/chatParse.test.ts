@@ -11,7 +11,8 @@ after(() => endpoint.stop());
 
 const messages = [{ role: "user", content: "Weather in Tokyo?" }];
 const OUTPUT = '<think>\nhmm\n</think>\n\nSure.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n</tool_call>';
-const CHATML = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+const CHATML =
+  "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
 const parse = (body: object) => postJson(`${endpoint.url}/chat/parse`, body);
 
 describe("POST /chat/parse", { timeout: 60_000 }, () => {
@@ -20,7 +21,10 @@ describe("POST /chat/parse", { timeout: 60_000 }, () => {
     assert.equal(r.status, 200);
     assert.equal(r.json.reasoning_content, "hmm\n");
     assert.equal(r.json.content, "Sure.\n");
-    assert.deepEqual(r.json.tool_calls.map((c: any) => [c.function.name, JSON.parse(c.function.arguments)]), [["get_weather", { city: "Tokyo" }]]);
+    assert.deepEqual(
+      r.json.tool_calls.map((c: any) => [c.function.name, JSON.parse(c.function.arguments)]),
+      [["get_weather", { city: "Tokyo" }]],
+    );
     assert.equal(typeof r.json.format, "string");
   });
 

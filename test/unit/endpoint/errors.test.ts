@@ -37,13 +37,22 @@ function anthropicError(r: { status: number; json: any }, status: number, type: 
 
 describe("malformed JSON", () => {
   test("OpenAI: invalid_json with the line and column", async () => {
-    const e = openaiError(await chat('{"model": "m",\n "messages": [}'), 400, "request body is not valid JSON: Expecting value at line 2, column 15");
+    const e = openaiError(
+      await chat('{"model": "m",\n "messages": [}'),
+      400,
+      "request body is not valid JSON: Expecting value at line 2, column 15",
+    );
     assert.equal(e.type, "invalid_request_error");
     assert.equal(e.code, "invalid_json");
   });
 
   test("Anthropic: invalid_request_error with the line and column", async () => {
-    anthropicError(await messages('{"model": "m" "max_tokens": 1}'), 400, "invalid_request_error", /^request body is not valid JSON: Expecting ',' delimiter at line 1, column 15$/);
+    anthropicError(
+      await messages('{"model": "m" "max_tokens": 1}'),
+      400,
+      "invalid_request_error",
+      /^request body is not valid JSON: Expecting ',' delimiter at line 1, column 15$/,
+    );
   });
 
   test("an empty body and a body that is not an object", async () => {
@@ -64,54 +73,144 @@ describe("missing and wrongly typed fields", () => {
   });
 
   test("OpenAI: known fields of the wrong type name the field and what it got", async () => {
-    openaiError(await chat({ model: "m", messages: hi, temperature: "hot" }), 400, 'temperature: must be a number, got string "hot"', "temperature");
-    openaiError(await chat({ model: "m", messages: hi, max_tokens: 1.5 }), 400, "max_tokens: must be an integer, got number 1.5", "max_tokens");
+    openaiError(
+      await chat({ model: "m", messages: hi, temperature: "hot" }),
+      400,
+      'temperature: must be a number, got string "hot"',
+      "temperature",
+    );
+    openaiError(
+      await chat({ model: "m", messages: hi, max_tokens: 1.5 }),
+      400,
+      "max_tokens: must be an integer, got number 1.5",
+      "max_tokens",
+    );
     openaiError(await chat({ model: "m", messages: hi, stream: "yes" }), 400, 'stream: must be a boolean, got string "yes"', "stream");
     openaiError(await chat({ model: "m", messages: "hi" }), 400, 'messages: must be an array, got string "hi"', "messages");
-    openaiError(await chat({ model: "m", messages: [{ role: "user", content: 5 }] }), 400, "messages[0].content: must be a string or an array of content parts", "messages[0].content");
-    openaiError(await chat({ model: "m", messages: [{ role: "robot", content: "x" }] }), 400, /^messages\[0\]\.role: must be one of system, developer, user, assistant, tool/, "messages[0].role");
+    openaiError(
+      await chat({ model: "m", messages: [{ role: "user", content: 5 }] }),
+      400,
+      "messages[0].content: must be a string or an array of content parts",
+      "messages[0].content",
+    );
+    openaiError(
+      await chat({ model: "m", messages: [{ role: "robot", content: "x" }] }),
+      400,
+      /^messages\[0\]\.role: must be one of system, developer, user, assistant, tool/,
+      "messages[0].role",
+    );
     openaiError(await chat({ model: "m", messages: hi, stop: ["a", 3] }), 400, "stop[1]: must be a string, got number 3", "stop[1]");
     openaiError(await chat({ model: "m", messages: hi, top_p: 2 }), 400, "top_p: must be from 0 to 1, got 2", "top_p");
-    openaiError(await chat({ model: "m", messages: hi, tool_choice: "always" }), 400, /^tool_choice: must be "auto", "none", "required"/, "tool_choice");
+    openaiError(
+      await chat({ model: "m", messages: hi, tool_choice: "always" }),
+      400,
+      /^tool_choice: must be "auto", "none", "required"/,
+      "tool_choice",
+    );
     openaiError(await chat({ model: "m", messages: hi, n: 2 }), 400, "n: only 1 choice per request is supported", "n");
   });
 
   test("Anthropic: known fields of the wrong type name the field and what it got", async () => {
-    anthropicError(await messages({ model: "m", max_tokens: "5", messages: hi }), 400, "invalid_request_error", 'max_tokens: must be an integer, got string "5"');
-    anthropicError(await messages({ model: "m", max_tokens: 5, messages: hi, temperature: 1.5 }), 400, "invalid_request_error", "temperature: must be from 0 to 1, got 1.5");
-    anthropicError(await messages({ model: "m", max_tokens: 5, messages: [{ role: "system", content: "x" }] }), 400, "invalid_request_error", `messages[0].role: must be "user" or "assistant", got 'system'`);
     anthropicError(
-      await messages({ model: "m", max_tokens: 5, messages: [{ role: "user", content: [{ type: "tool_use", id: "t", name: "f", input: {} }] }] }),
+      await messages({ model: "m", max_tokens: "5", messages: hi }),
+      400,
+      "invalid_request_error",
+      'max_tokens: must be an integer, got string "5"',
+    );
+    anthropicError(
+      await messages({ model: "m", max_tokens: 5, messages: hi, temperature: 1.5 }),
+      400,
+      "invalid_request_error",
+      "temperature: must be from 0 to 1, got 1.5",
+    );
+    anthropicError(
+      await messages({ model: "m", max_tokens: 5, messages: [{ role: "tool", content: "x" }] }),
+      400,
+      "invalid_request_error",
+      `messages[0].role: must be "user", "assistant" or "system", got 'tool'`,
+    );
+    anthropicError(
+      await messages({
+        model: "m",
+        max_tokens: 5,
+        messages: [{ role: "user", content: [{ type: "tool_use", id: "t", name: "f", input: {} }] }],
+      }),
       400,
       "invalid_request_error",
       "messages[0].content[0].type: 'tool_use' blocks belong in assistant messages",
     );
-    anthropicError(await messages({ model: "m", max_tokens: 5, messages: hi, tools: [{ type: "web_search_20250305", name: "web_search" }] }), 400, "invalid_request_error", /^tools\[0\]\.type: server tools/);
-    anthropicError(await messages({ model: "m", max_tokens: 5, messages: hi, tool_choice: { type: "sometimes" } }), 400, "invalid_request_error", /^tool_choice\.type: must be/);
+    anthropicError(
+      await messages({ model: "m", max_tokens: 5, messages: hi, tools: [{ type: "web_search_20250305", name: "web_search" }] }),
+      400,
+      "invalid_request_error",
+      /^tools\[0\]\.type: server tools/,
+    );
+    anthropicError(
+      await messages({ model: "m", max_tokens: 5, messages: hi, tool_choice: { type: "sometimes" } }),
+      400,
+      "invalid_request_error",
+      /^tool_choice\.type: must be/,
+    );
   });
 
   test("what the chat layer refuses keeps its message", async () => {
     const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
-    openaiError(await chat({ model: "m", messages: hi, tools, tool_choice: { type: "function", function: { name: "g" } } }), 400, 'tool_choice names function "g", which is not in tools');
+    openaiError(
+      await chat({ model: "m", messages: hi, tools, tool_choice: { type: "function", function: { name: "g" } } }),
+      400,
+      'tool_choice names function "g", which is not in tools',
+    );
   });
 });
 
-describe("context overflow", () => {
+describe("context overflow: each API's own words, counting what the client sent", () => {
   const long = "word ".repeat(300);
-  test("OpenAI: context_length_exceeded with A + B > C", async () => {
-    const e = openaiError(await chat({ model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 250 }), 400, /^input length and max_tokens exceed context limit: \d+ \+ 250 > 256$/, "messages");
+  test("OpenAI: context_length_exceeded, with max_tokens and without", async () => {
+    const e = openaiError(
+      await chat({ model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 250 }),
+      400,
+      /^This model's maximum context length is 256 tokens\. However, you requested \d+ tokens \(\d+ in the messages, 250 in the completion\)\. Please reduce the length of the messages or completion\.$/,
+      "messages",
+    );
     assert.equal(e.code, "context_length_exceeded");
-    // without max_tokens the prompt alone must fit
-    openaiError(await chat({ model: "m", messages: [{ role: "user", content: long }] }), 400, /^input length and max_tokens exceed context limit: \d+ \+ 1 > 256$/, "messages");
+    assert.equal(e.type, "invalid_request_error");
+    const [requested, prompt] = e.message.match(/\d+/g)!.slice(1).map(Number);
+    assert.equal(requested, prompt + 250);
+    // without max_tokens only the prompt counts: no max_tokens the client never sent
+    openaiError(
+      await chat({ model: "m", messages: [{ role: "user", content: long }] }),
+      400,
+      /^This model's maximum context length is 256 tokens\. However, your messages resulted in \d+ tokens\. Please reduce the length of the messages\.$/,
+      "messages",
+    );
   });
 
-  test("Anthropic: invalid_request_error with A + B > C", async () => {
-    anthropicError(await messages({ model: "m", max_tokens: 300, messages: hi }), 400, "invalid_request_error", /^input length and max_tokens exceed context limit: \d+ \+ 300 > 256$/);
+  test("Anthropic: prompt is too long when the input alone is, else input length and `max_tokens` exceed context limit", async () => {
+    anthropicError(
+      await messages({ model: "m", max_tokens: 300, messages: hi }),
+      400,
+      "invalid_request_error",
+      /^input length and `max_tokens` exceed context limit: \d+ \+ 300 > 256, decrease input length or `max_tokens` and try again$/,
+    );
+    // one token must be left to generate
+    anthropicError(
+      await messages({ model: "m", max_tokens: 1, messages: [{ role: "user", content: long }] }),
+      400,
+      "invalid_request_error",
+      /^prompt is too long: \d+ tokens > 255 maximum$/,
+    );
   });
 
-  test("completions: the raw prompt's tokens count", async () => {
+  test("completions: the raw prompt's tokens count, in the completions wording", async () => {
     const r = await postJson(`${endpoint.url}/v1/completions`, { model: "m", prompt: long, max_tokens: 4 });
-    openaiError(r, 400, /^input length and max_tokens exceed context limit: \d+ \+ 4 > 256$/, "prompt");
+    openaiError(
+      r,
+      400,
+      /^This model's maximum context length is 256 tokens, however you requested \d+ tokens \(\d+ in your prompt; 4 for the completion\)\. Please reduce your prompt; or completion length\.$/,
+      "prompt",
+    );
+    const bare = await postJson(`${endpoint.url}/v1/completions`, { model: "m", prompt: long });
+    openaiError(bare, 400, /, however you requested (\d+) tokens \(\1 in your prompt; 0 for the completion\)/, "prompt");
   });
 });
 
@@ -131,6 +230,11 @@ describe("routes", () => {
 });
 
 test("a body over the limit is refused with 413 before it is all read", async () => {
-  const body = Readable.from([Buffer.alloc(600), Buffer.alloc(600)]) as unknown as IncomingMessage;
-  await assert.rejects(readJsonBody(body, 1000), (e: unknown) => e instanceof ApiError && e.status === 413 && e.kind === "too_large");
+  const body = Object.assign(Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), {
+    headers: { "content-type": "application/json" },
+  }) as unknown as IncomingMessage;
+  await assert.rejects(
+    readJsonBody(body, 1000),
+    (e: unknown) => e instanceof ApiError && e.status === 413 && e.kind === "too_large" && e.message.includes("1000 bytes"),
+  );
 });

@@ -20,13 +20,26 @@ const openaiTools = [{ type: "function", function: { name: "get_weather", descri
 const messages = [{ role: "user", content: "Weather for the next 3 days?" }];
 // thinking off: a template's reasoning is free text the forced modes keep, and a random model would fill it
 const openai = (tool_choice: unknown) =>
-  parseChatRequest({ model: "m", messages, tools: openaiTools, tool_choice, parallel_tool_calls: false, chat_template_kwargs: { enable_thinking: false } }).request;
+  parseChatRequest({
+    model: "m",
+    messages,
+    tools: openaiTools,
+    tool_choice,
+    parallel_tool_calls: false,
+    chat_template_kwargs: { enable_thinking: false },
+  }).request;
 const MODES: Record<string, () => ChatRequest> = {
   "openai required": () => openai("required"),
   "openai named": () => openai({ type: "function", function: { name: "get_weather" } }),
   "anthropic any": () =>
     parseMessagesRequest(
-      { model: "m", max_tokens: 1, messages, tools: [{ name: "get_weather", description: "Weather forecast", input_schema: parameters }], tool_choice: { type: "any", disable_parallel_tool_use: true } },
+      {
+        model: "m",
+        max_tokens: 1,
+        messages,
+        tools: [{ name: "get_weather", description: "Weather forecast", input_schema: parameters }],
+        tool_choice: { type: "any", disable_parallel_tool_use: true },
+      },
       "generate",
     ).request,
 };
@@ -39,49 +52,122 @@ const daysOf = (args: string) => {
   }
 };
 
-// Where llama.cpp's own grammar leaves a forced call open-ended, so a random model never finishes it: the
-// reasoning a template's generation prompt opens whatever enable_thinking says (kept: the model must be able to
-// think before it calls), argument syntax llama.cpp does not hold to the schema, free text in a call's header.
-const OPEN_ENDED: Record<string, string> = {
-  "Apriel-1.6-15b-Thinker-fixed.jinja": "the generation prompt opens the reasoning",
-  "Cohere2MoE.jinja": "the generation prompt opens the reasoning",
-  "Kimi-K3.jinja": "the generation prompt opens the reasoning",
-  "MiniMax-M2.jinja": "the generation prompt opens the reasoning",
-  "NVIDIA-Nemotron-Nano-v2.jinja": "the generation prompt opens the reasoning",
-  "LFM2.5-8B-A1B.jinja": "Python-style arguments are not held to the schema (days=False)",
-  "google-gemma-4-31B-it.jinja": "gemma's argument syntax is not held to the schema",
-  "google-gemma-4-31B-it-interleaved.jinja": "gemma's argument syntax is not held to the schema",
-  "muse-glimmer.jinja": "the call's recipient (` to=…`) is free text",
-  "openai-gpt-oss-120b.jinja": "the call's `<|constrain|>` type is any word ([A-Za-z0-9_-]+)",
-};
-
 test("forced tool calls: root of the Qwen3.5 grammar goes straight to the call; the arguments keep their schema", async () => {
-  const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", "Qwen3.5-4B.jinja"), "utf8"), { bos: "<s>", eos: "</s>" });
+  const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", "Qwen3.5-4B.jinja"), "utf8"), {
+    bos: "<s>",
+    eos: "</s>",
+  });
   const root = (g: string) => g.split("\n").find((l) => l.startsWith("root ::= "))!;
   const auto = await template.apply({ ...MODES["openai required"](), tool_choice: "auto" });
   const forced = await template.apply(MODES["openai required"]());
   // llama.cpp's required grammar: `… space until-N space tool-call-root`
-  const required = await template.apply({ ...MODES["openai required"](), tool_choice: "required", chat_template_kwargs: { enable_thinking: true } });
+  const required = await template.apply({
+    ...MODES["openai required"](),
+    tool_choice: "required",
+    chat_template_kwargs: { enable_thinking: true },
+  });
   assert.match(root(required.grammar), / space tool-call-root$/);
   assert.doesNotMatch(root(required.grammar), /until-\d+\?? space tool-call-root$/);
-  assert.equal(root(forced.grammar), 'root ::= "<|im_start|>assistant\\n" ("<think>" space until-6 ("</think>" | ))? space space tool-call-root');
+  // thinking off: the reasoning holds only what the generation prompt wrote (`<think>\n\n</think>`), no free text
+  assert.equal(
+    root(forced.grammar),
+    'root ::= "<|im_start|>assistant\\n" ("<think>" space "\\n" ("</think>" | ))? space space tool-call-root',
+  );
   assert.ok(auto.grammarLazy);
   // XML-style formats take the integer argument by its schema
   assert.match(forced.grammar, /^tool-get-weather-arg-days-schema ::= \("1" \| "3"\)/m);
   // JSON formats keep the whole arguments schema
-  const qwen25 = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", "Qwen-Qwen2.5-7B-Instruct.jinja"), "utf8"), { bos: "<s>", eos: "</s>" });
+  const qwen25 = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", "Qwen-Qwen2.5-7B-Instruct.jinja"), "utf8"), {
+    bos: "<s>",
+    eos: "</s>",
+  });
   const g = (await qwen25.apply(MODES["openai named"]())).grammar;
   assert.equal(root(g), 'root ::= "<|im_start|>assistant\\n" space tool-calls');
   assert.match(g, /^tool-get-weather-schema-days ::= \("1" \| "3"\)$/m);
+});
+
+test("forced tool calls: free text in a call's header is bounded (gpt-oss's <|constrain|> type, muse-glimmer's recipient); the arguments keep their schema", async () => {
+  const rule = async (file: string) => {
+    const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", file), "utf8"), { bos: "<s>", eos: "</s>" });
+    const grammar = (await template.apply(MODES["openai named"]())).grammar;
+    return grammar.split("\n").find((l) => l.startsWith("tool-get-weather ::= "))!;
+  };
+  const gptOss = await rule("openai-gpt-oss-120b.jinja");
+  assert.match(gptOss, /"<\|constrain\|>"\? \[A-Za-z0-9_-\]\{1,64\}\)\? "<\|message\|>"\) tool-get-weather-schema \|/);
+  assert.doesNotMatch(gptOss, /\]\+/);
+  const muse = await rule("muse-glimmer.jinja");
+  assert.match(muse, /^tool-get-weather ::= \(" to=" \[\^<\]\{0,64\} "<\|message\|><atem:function_calls>"/);
+  assert.match(muse, / tool-get-weather-arg-days-schema "<\/atem:parameter>"/);
+});
+
+test("forced tool calls: arguments held to the schema (LFM2.5's Python-style values, Kimi-K3's and muse-glimmer's required argument); Kimi-K3's opened reasoning must close", async () => {
+  const rules = async (file: string) => {
+    const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", file), "utf8"), { bos: "<s>", eos: "</s>" });
+    const grammar = (await template.apply(MODES["openai required"]())).grammar;
+    return (name: string) => grammar.split("\n").find((l) => l.startsWith(`${name} ::= `))!;
+  };
+  const lfm = await rules("LFM2.5-8B-A1B.jinja");
+  assert.match(lfm("tool-get-weather"), /\("days" "="\) tool-get-weather-arg-days-value\)/);
+  assert.equal(lfm("tool-get-weather-arg-days-value"), 'tool-get-weather-arg-days-value ::= ("1" | "3")');
+  const kimi = await rules("Kimi-K3.jinja");
+  assert.match(
+    kimi("kimi-k3-tool-get-weather"),
+    /"<\|sep\|>"\) \(kimi-k3-arg-get-weather-days\) "<\|close\|>call<\|sep\|>"$/,
+    "the argument once, not (…)*",
+  );
+  assert.match(kimi("kimi-k3-arg-get-weather-days"), / tool-get-weather-arg-days-value "<\|close\|>argument<\|sep\|>"$/);
+  assert.match(kimi("root"), /\("<\|open\|>think<\|sep\|>"\? "<\|close\|>think<\|sep\|>"\)\?/);
+  const muse = await rules("muse-glimmer.jinja");
+  assert.doesNotMatch(muse("tool-get-weather"), /"<\/atem:parameter>"\) space\)\*/);
+  const gemma = await rules("google-gemma-4-31B-it.jinja");
+  assert.equal(gemma("tool-get-weather"), 'tool-get-weather ::= ("get_weather") tool-get-weather-gemma-args');
+  assert.equal(gemma("tool-get-weather-gemma-args"), 'tool-get-weather-gemma-args ::= ("{" "days:" ("1" | "3") "}")');
+});
+
+test("forced tool calls: gemma 4's arguments in its own syntax: bare sorted keys, <|\"|> strings, the optional ones after the required", async () => {
+  const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", "google-gemma-4-31B-it.jinja"), "utf8"), {
+    bos: "<s>",
+    eos: "</s>",
+  });
+  const parameters = {
+    type: "object",
+    properties: {
+      verbose: { type: "boolean" },
+      units: { enum: ["c", "f"] },
+      city: { type: "string" },
+      days: { type: "integer" },
+      tags: { type: "array", items: { type: "string" } },
+    },
+    required: ["units", "city"],
+  };
+  const request = parseChatRequest({
+    model: "m",
+    messages,
+    tools: [{ type: "function", function: { name: "get_weather", parameters } }],
+    tool_choice: "required",
+  }).request;
+  const grammar = (await template.apply(request)).grammar;
+  const rule = grammar.split("\n").find((l) => l.startsWith("tool-get-weather-gemma-args ::= "));
+  assert.equal(
+    rule,
+    'tool-get-weather-gemma-args ::= ("{" "city:" gemma4-string "," "units:" ("<|\\"|>c<|\\"|>" | "<|\\"|>f<|\\"|>") ("," "days:" ("-"? ("0" | [1-9] [0-9]{0,15})))? ("," "tags:" ("[" (gemma4-string ("," gemma4-string)*)? "]"))? ("," "verbose:" gemma4-bool)? "}")',
+  );
+  const parsed = await parseChatOutput(
+    '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,units:<|"|>c<|"|>,days:3}<tool_call|>',
+    await template.apply(request),
+  );
+  assert.deepEqual(JSON.parse(parsed.toolCalls[0].arguments), { city: "Paris", units: "c", days: 3 });
 });
 
 test("forced tool calls: every tool-capable corpus template × required / named / any gives a well-formed call", async () => {
   const engine = await loadEngine({ target: randomPair(1, { toolCalls: true }).target, contextSize: 512 });
   const failures: string[] = [];
   let runs = 0;
-  for (const file of readdirSync(corpusDir("templates")).filter((f) => f.endsWith(".jinja")).sort()) {
+  for (const file of readdirSync(corpusDir("templates"))
+    .filter((f) => f.endsWith(".jinja"))
+    .sort()) {
     const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", file), "utf8"), { bos: "<s>", eos: "</s>" });
-    if (!(await template.caps()).supports_tool_calls || file in OPEN_ENDED) continue;
+    if (!(await template.caps()).supports_tool_calls) continue;
     for (const [mode, request] of Object.entries(MODES)) {
       runs++;
       const prompt = await template.apply(request());
@@ -95,10 +181,17 @@ test("forced tool calls: every tool-capable corpus template × required / named 
       }
       const parsed = await parseChatOutput(result.text, prompt).catch((e: Error) => ({ toolCalls: [], error: e.message }));
       const call = parsed.toolCalls[0];
-      const ok = result.stopReason !== "length" && parsed.toolCalls.length === 1 && call.name === "get_weather" && DAYS.includes(daysOf(call.arguments));
-      if (!ok) failures.push(`${file} (${mode}): ${result.stopReason}, ${JSON.stringify(result.text.slice(0, 150))} → ${JSON.stringify(parsed.toolCalls)}`);
+      const ok =
+        result.stopReason !== "length" &&
+        parsed.toolCalls.length === 1 &&
+        call.name === "get_weather" &&
+        DAYS.includes(daysOf(call.arguments));
+      if (!ok)
+        failures.push(
+          `${file} (${mode}): ${result.stopReason}, ${JSON.stringify(result.text.slice(0, 150))} → ${JSON.stringify(parsed.toolCalls)}`,
+        );
     }
   }
-  assert.equal(runs, 3 * 40);
+  assert.equal(runs, 3 * 50);
   assert.deepEqual(failures, []);
 });

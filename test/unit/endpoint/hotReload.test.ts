@@ -17,14 +17,23 @@ const bounded: TestOptions = { timeout: 60_000 };
 async function afterChange(change: () => void, status: "loaded" | "error") {
   const from = endpoint.events.length;
   change();
-  return endpoint.waitFor((e) => endpoint.events.indexOf(e) >= from && e.event === "template" && e.status === status && e.message !== "the file is empty");
+  return endpoint.waitFor(
+    (e) => endpoint.events.indexOf(e) >= from && e.event === "template" && e.status === status && e.message !== "the file is empty",
+  );
 }
 
 /** The tokens of what `template(marker)` renders for the count_tokens request below. */
 const expected = async (marker: string) =>
-  (await postJson(`${endpoint.url}/v1/completions`, { model: "m", prompt: `<|im_start|>user\n${marker}hi<|im_end|>\n<|im_start|>assistant\n`, max_tokens: 1 })).json.usage
-    .prompt_tokens as number;
-const countTokens = async () => (await postJson(`${endpoint.url}/v1/messages/count_tokens`, { model: "m", messages: [{ role: "user", content: "hi" }] })).json.input_tokens as number;
+  (
+    await postJson(`${endpoint.url}/v1/completions`, {
+      model: "m",
+      prompt: `<|im_start|>user\n${marker}hi<|im_end|>\n<|im_start|>assistant\n`,
+      max_tokens: 1,
+    })
+  ).json.usage.prompt_tokens as number;
+const countTokens = async () =>
+  (await postJson(`${endpoint.url}/v1/messages/count_tokens`, { model: "m", messages: [{ role: "user", content: "hi" }] })).json
+    .input_tokens as number;
 const health = async () => ((await (await fetch(`${endpoint.url}/health`)).json()) as any).template;
 
 before(async () => {
@@ -41,7 +50,11 @@ test("the file's template is served, not the GGUF's", bounded, async () => {
 });
 
 test("a save is picked up: the next request renders the new text", bounded, async () => {
-  assert.deepEqual(await afterChange(() => writeFileSync(file, template("LONGER MARKER ")), "loaded"), { event: "template", status: "loaded", path: file });
+  assert.deepEqual(await afterChange(() => writeFileSync(file, template("LONGER MARKER ")), "loaded"), {
+    event: "template",
+    status: "loaded",
+    path: file,
+  });
   assert.equal(await countTokens(), await expected("LONGER MARKER "));
   assert.equal((await health()).loads, 2);
 });
@@ -69,38 +82,53 @@ test("until the file has loaded once, chat requests get its error; the first goo
     assert.equal(p.events.find((e) => e.event === "template")?.status, "error");
     const r = await postJson(`${p.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 1 });
     assert.equal(r.status, 503, "the server cannot serve chats until the file is fixed");
-    assert.match(r.json.error.message, new RegExp(`^the chat template ${broken} cannot be used: .+; fix it and save, it is reloaded automatically$`));
+    assert.match(
+      r.json.error.message,
+      new RegExp(`^the chat template ${broken} cannot be used: .+; fix it and save, it is reloaded automatically$`),
+    );
     const from = p.events.length;
     writeFileSync(broken, template("C"));
     await p.waitFor((e) => p.events.indexOf(e) >= from && e.event === "template" && e.status === "loaded");
-    assert.equal((await postJson(`${p.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 1 })).status, 200);
+    assert.equal(
+      (await postJson(`${p.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 1 })).status,
+      200,
+    );
   } finally {
     await p.stop();
   }
 });
 
-test("an editor's copy (--chat-template-mirror-of): events and errors name the document being edited, renamed on stdin", bounded, async () => {
-  const copy = join(storageDir, "mirror.jinja");
-  writeFileSync(copy, "{% if %}");
-  const p = await startEndpoint(["--chat-template-file", copy, "--chat-template-mirror-of", "/ws/first.jinja", "--exit-on-stdin-close"], { stdin: true });
-  try {
-    const refused = p.events.find((e) => e.event === "template");
-    assert.deepEqual({ ...refused, message: undefined }, { event: "template", status: "error", path: copy, mirrorOf: "/ws/first.jinja", message: undefined });
-    await p.waitForStderr(/chat template \/ws\/first\.jinja not used: .+; it is reloaded as it is edited/);
-    const r = await postJson(`${p.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 1 });
-    assert.equal(r.status, 503);
-    assert.match(r.json.error.message, /^the chat template \/ws\/first\.jinja cannot be used: .+; it is reloaded as it is edited$/);
+test(
+  "an editor's copy (--chat-template-mirror-of): events and errors name the document being edited, renamed on stdin",
+  bounded,
+  async () => {
+    const copy = join(storageDir, "mirror.jinja");
+    writeFileSync(copy, "{% if %}");
+    const p = await startEndpoint(["--chat-template-file", copy, "--chat-template-mirror-of", "/ws/first.jinja", "--exit-on-stdin-close"], {
+      stdin: true,
+    });
+    try {
+      const refused = p.events.find((e) => e.event === "template");
+      assert.deepEqual(
+        { ...refused, message: undefined },
+        { event: "template", status: "error", path: copy, mirrorOf: "/ws/first.jinja", message: undefined },
+      );
+      await p.waitForStderr(/chat template \/ws\/first\.jinja not used: .+; it is reloaded as it is edited/);
+      const r = await postJson(`${p.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 1 });
+      assert.equal(r.status, 503);
+      assert.match(r.json.error.message, /^the chat template \/ws\/first\.jinja cannot be used: .+; it is reloaded as it is edited$/);
 
-    p.child.stdin!.write(`${JSON.stringify({ chatTemplateMirrorOf: "/ws/second.jinja" })}\nnot json\n`);
-    const from = p.events.length;
-    // the editor writes the other document's text after naming it
-    await new Promise((r) => setTimeout(r, 100));
-    writeFileSync(copy, template("D"));
-    const loaded = await p.waitFor((e) => p.events.indexOf(e) >= from && e.event === "template" && e.status === "loaded");
-    assert.deepEqual(loaded, { event: "template", status: "loaded", path: copy, mirrorOf: "/ws/second.jinja" });
-    await p.waitForStderr(/chat template loaded from \/ws\/second\.jinja/);
-    await p.waitForStderr(/stdin: ignored "not json" \(expected \{"chatTemplateMirrorOf": NAME\}/);
-  } finally {
-    await p.stop();
-  }
-});
+      p.child.stdin!.write(`${JSON.stringify({ chatTemplateMirrorOf: "/ws/second.jinja" })}\nnot json\n`);
+      const from = p.events.length;
+      // the editor writes the other document's text after naming it
+      await new Promise((r) => setTimeout(r, 100));
+      writeFileSync(copy, template("D"));
+      const loaded = await p.waitFor((e) => p.events.indexOf(e) >= from && e.event === "template" && e.status === "loaded");
+      assert.deepEqual(loaded, { event: "template", status: "loaded", path: copy, mirrorOf: "/ws/second.jinja" });
+      await p.waitForStderr(/chat template loaded from \/ws\/second\.jinja/);
+      await p.waitForStderr(/stdin: ignored "not json" \(expected \{"chatTemplateMirrorOf": NAME\}/);
+    } finally {
+      await p.stop();
+    }
+  },
+);

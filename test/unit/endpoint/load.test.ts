@@ -23,10 +23,15 @@ const REQUESTS: ((i: number) => [string, object])[] = [
 /** Sends request i and returns its status, after checking that a 200 is a complete answer. */
 async function send(i: number): Promise<number> {
   const [path, body] = REQUESTS[i % REQUESTS.length](i);
-  const res = await fetch(endpoint.url + path, { method: "POST", body: JSON.stringify(body) });
+  const res = await fetch(endpoint.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status !== 200) return res.status;
-  if ((body as { stream?: boolean }).stream) assert.ok(text.trimEnd().endsWith(path === "/v1/messages" ? 'data: {"type":"message_stop"}' : "data: [DONE]"), text);
+  if ((body as { stream?: boolean }).stream)
+    assert.ok(text.trimEnd().endsWith(path === "/v1/messages" ? 'data: {"type":"message_stop"}' : "data: [DONE]"), text);
   else JSON.parse(text);
   return res.status;
 }
@@ -52,7 +57,9 @@ test("200 requests, 8 concurrent: only 200s and 429s, and no memory growth", asy
   const statuses = await run(200, 8);
   const after = await metric(endpoint.url, "process_resident_memory_bytes");
   const growth = (after - before) / 2 ** 20;
-  console.log(`load: ${JSON.stringify(Object.fromEntries(statuses))}; RSS ${(before / 2 ** 20).toFixed(1)} MiB -> ${(after / 2 ** 20).toFixed(1)} MiB (${growth.toFixed(1)} MiB)`);
+  console.log(
+    `load: ${JSON.stringify(Object.fromEntries(statuses))}; RSS ${(before / 2 ** 20).toFixed(1)} MiB -> ${(after / 2 ** 20).toFixed(1)} MiB (${growth.toFixed(1)} MiB)`,
+  );
   assert.deepEqual(
     [...statuses.keys()].filter((s) => s !== 200 && s !== 429),
     [],

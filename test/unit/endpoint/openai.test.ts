@@ -61,8 +61,17 @@ describe("chat completions", () => {
   });
 
   test("streamed: the DFlash figures come as trailers, and as timings in the last chunk before usage", async () => {
-    const raw = await rawStream(`${endpoint.url}/v1/chat/completions`, { model: "m", messages: user("Go"), max_tokens: 6, stream: true, stream_options: { include_usage: true } });
-    assert.equal(raw.headers.trailer, "x-dflash-acceptance, x-dflash-mean-accepted, x-dflash-drafted, x-dflash-accepted, x-dflash-tokens-per-second");
+    const raw = await rawStream(`${endpoint.url}/v1/chat/completions`, {
+      model: "m",
+      messages: user("Go"),
+      max_tokens: 6,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    assert.equal(
+      raw.headers.trailer,
+      "x-dflash-acceptance, x-dflash-mean-accepted, x-dflash-drafted, x-dflash-accepted, x-dflash-tokens-per-second",
+    );
     const [done, usage, last] = [...raw.events].reverse();
     assert.equal(done.data, "[DONE]");
     assert.deepEqual(usage.data.choices, []);
@@ -72,7 +81,13 @@ describe("chat completions", () => {
   });
 
   test("max_completion_tokens bounds the output and reports length", async () => {
-    const r = await client.chat.completions.create({ model: "m", messages: user("Go on"), max_completion_tokens: 3, temperature: 0, ignore_eos: true } as never);
+    const r = await client.chat.completions.create({
+      model: "m",
+      messages: user("Go on"),
+      max_completion_tokens: 3,
+      temperature: 0,
+      ignore_eos: true,
+    } as never);
     assert.equal((r as OpenAI.ChatCompletion).usage?.completion_tokens, 3);
     assert.equal((r as OpenAI.ChatCompletion).choices[0].finish_reason, "length");
   });
@@ -108,10 +123,19 @@ describe("chat completions", () => {
   });
 
   test("a second turn reuses the first one's prompt from the KV cache", async () => {
-    const first = await client.chat.completions.create({ model: "m", messages: user("Remember the number 7"), max_tokens: 4, temperature: 0 });
+    const first = await client.chat.completions.create({
+      model: "m",
+      messages: user("Remember the number 7"),
+      max_tokens: 4,
+      temperature: 0,
+    });
     const second = await client.chat.completions.create({
       model: "m",
-      messages: [...user("Remember the number 7"), { role: "assistant", content: first.choices[0].message.content ?? "" }, ...user("Which number?")],
+      messages: [
+        ...user("Remember the number 7"),
+        { role: "assistant", content: first.choices[0].message.content ?? "" },
+        ...user("Which number?"),
+      ],
       max_tokens: 4,
       temperature: 0,
     });
@@ -144,7 +168,10 @@ describe("tool calls", () => {
   });
 
   test("a named tool_choice picks that tool; the stream's deltas rebuild the same call", async () => {
-    const search = { type: "function" as const, function: { name: "search", parameters: { type: "object", properties: { q: { type: "string", maxLength: 12 } }, required: ["q"] } } };
+    const search = {
+      type: "function" as const,
+      function: { name: "search", parameters: { type: "object", properties: { q: { type: "string", maxLength: 12 } }, required: ["q"] } },
+    };
     const request = {
       model: "m",
       messages: user("Find it"),
@@ -179,7 +206,11 @@ describe("tool calls", () => {
   test("a tool result reaches the template as a tool message", async () => {
     const messages: OpenAI.ChatCompletionMessageParam[] = [
       ...user("Weather in Paris?"),
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+      },
       { role: "tool", tool_call_id: "call_1", content: "sunny, 21 C" },
     ];
     const r = await client.chat.completions.create({ model: "m", messages, tools: [WEATHER_TOOL], max_tokens: 2, temperature: 0 });
@@ -196,7 +227,13 @@ describe("completions (raw prompt)", () => {
   test("a rendered prompt as-is generates what the chat route generates from it", async () => {
     const tpl = await ChatTemplate.fromSource(QWEN3_CHAT_TEMPLATE, { eos: "<|im_end|>" });
     const { prompt } = await tpl.apply({ messages: user("Hi there") });
-    const chat = await client.chat.completions.create({ model: "m", messages: user("Hi there"), max_tokens: 10, temperature: 0, ignore_eos: true } as never);
+    const chat = await client.chat.completions.create({
+      model: "m",
+      messages: user("Hi there"),
+      max_tokens: 10,
+      temperature: 0,
+      ignore_eos: true,
+    } as never);
     const raw = await client.completions.create({ model: "m", prompt, max_tokens: 10, temperature: 0, ignore_eos: true } as never);
     assert.equal(raw.object, "text_completion");
     assert.equal(raw.usage!.prompt_tokens, (chat as OpenAI.ChatCompletion).usage!.prompt_tokens);

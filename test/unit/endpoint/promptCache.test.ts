@@ -22,7 +22,13 @@ async function anthropicShare(endpoint: EndpointProcess): Promise<number> {
   const client = new Anthropic({ baseURL: endpoint.url, apiKey: "unused", maxRetries: 0 });
   const first: Anthropic.MessageParam[] = [{ role: "user", content: "Fix the failing test." }];
   const reply = await client.messages.create({ model: "m", max_tokens: 8, system: SYSTEM, messages: first, ...GREEDY });
-  await client.messages.create({ model: "m", max_tokens: 8, system: "Write a 5-word title.", messages: [{ role: "user", content: "Fix the failing test." }], ...GREEDY });
+  await client.messages.create({
+    model: "m",
+    max_tokens: 8,
+    system: "Write a 5-word title.",
+    messages: [{ role: "user", content: "Fix the failing test." }],
+    ...GREEDY,
+  });
   const text = reply.content.map((b) => (b.type === "text" ? b.text : "")).join("") || "ok";
   const next = await client.messages.create({
     model: "m",
@@ -54,7 +60,11 @@ describe("prompt cache through the endpoint", () => {
     const next = await client.chat.completions.create({
       model: "m",
       max_tokens: 8,
-      messages: [...main, { role: "assistant", content: reply.choices[0].message.content || "ok" }, { role: "user", content: "Now run it." }],
+      messages: [
+        ...main,
+        { role: "assistant", content: reply.choices[0].message.content || "ok" },
+        { role: "user", content: "Now run it." },
+      ],
       temperature: 0,
     });
     const share = next.usage!.prompt_tokens_details!.cached_tokens! / next.usage!.prompt_tokens;
@@ -74,7 +84,10 @@ describe("prompt cache through the endpoint", () => {
       assert.ok(e.tokens > 0 && e.bytes > 0 && e.draft_tokens <= e.tokens);
       assert.ok(Date.now() - Date.parse(e.last_used) < 60_000);
     }
-    assert.equal(slot.prompt_cache.used_bytes, slot.prompt_cache.entries.reduce((n: number, e: any) => n + e.bytes, 0));
+    assert.equal(
+      slot.prompt_cache.used_bytes,
+      slot.prompt_cache.entries.reduce((n: number, e: any) => n + e.bytes, 0),
+    );
     const none = (await (await fetch(`${uncached.url}/slots`)).json()) as any[];
     assert.deepEqual(none[0].prompt_cache, { budget_bytes: 0, used_bytes: 0, entries: [] });
   });

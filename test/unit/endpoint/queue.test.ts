@@ -66,7 +66,13 @@ describe("over HTTP", { timeout: 120_000 }, () => {
   });
   after(() => endpoint.stop());
 
-  const LONG = { model: "m", messages: [{ role: "user" as const, content: "Go on forever" }], max_tokens: 3500, temperature: 0, ignore_eos: true };
+  const LONG = {
+    model: "m",
+    messages: [{ role: "user" as const, content: "Go on forever" }],
+    max_tokens: 3500,
+    temperature: 0,
+    ignore_eos: true,
+  };
 
   /** A streamed generation that has produced its first chunk (so it holds the slot) and runs on. */
   async function occupy(controller: AbortController) {
@@ -84,16 +90,22 @@ describe("over HTTP", { timeout: 120_000 }, () => {
     const queued = openai.chat.completions.create({ model: "m", messages: [{ role: "user", content: "next" }], max_tokens: 2 });
     await until(async () => (await metric(endpoint.url, "cts_queue_waiting")) === 1);
 
-    await assert.rejects(openai.chat.completions.create({ model: "m", messages: [{ role: "user", content: "x" }], max_tokens: 2 }), (e: unknown) => {
-      assert.ok(e instanceof OpenAI.RateLimitError);
-      assert.equal((e.error as { type: string }).type, "rate_limit_error");
-      return true;
-    });
-    await assert.rejects(anthropic.messages.create({ model: "m", max_tokens: 2, messages: [{ role: "user", content: "x" }] }), (e: unknown) => {
-      assert.ok(e instanceof Anthropic.RateLimitError);
-      assert.equal((e.error as { error: { type: string } }).error.type, "rate_limit_error");
-      return true;
-    });
+    await assert.rejects(
+      openai.chat.completions.create({ model: "m", messages: [{ role: "user", content: "x" }], max_tokens: 2 }),
+      (e: unknown) => {
+        assert.ok(e instanceof OpenAI.RateLimitError);
+        assert.equal((e.error as { type: string }).type, "rate_limit_error");
+        return true;
+      },
+    );
+    await assert.rejects(
+      anthropic.messages.create({ model: "m", max_tokens: 2, messages: [{ role: "user", content: "x" }] }),
+      (e: unknown) => {
+        assert.ok(e instanceof Anthropic.RateLimitError);
+        assert.equal((e.error as { error: { type: string } }).error.type, "rate_limit_error");
+        return true;
+      },
+    );
     assert.equal(await metric(endpoint.url, "cts_queue_rejected_total"), 2);
 
     controller.abort();
@@ -109,7 +121,10 @@ describe("over HTTP", { timeout: 120_000 }, () => {
     const controller = new AbortController();
     const running = await occupy(controller);
     const leaving = new AbortController();
-    const queued = anthropic.messages.create({ model: "m", max_tokens: 2, messages: [{ role: "user", content: "x" }] }, { signal: leaving.signal });
+    const queued = anthropic.messages.create(
+      { model: "m", max_tokens: 2, messages: [{ role: "user", content: "x" }] },
+      { signal: leaving.signal },
+    );
     await until(async () => (await metric(endpoint.url, "cts_queue_waiting")) === 1);
     leaving.abort();
     await assert.rejects(queued);

@@ -30,7 +30,9 @@ after(() => endpoint.stop());
 const request = { model: "m", max_tokens: 12, temperature: 0, messages: [{ role: "user" as const, content: "Think first" }] };
 
 test("OpenAI: the output goes to reasoning_content, streamed as reasoning_content deltas", async () => {
-  const whole = (await openai.chat.completions.create(request)).choices[0].message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
+  const whole = (await openai.chat.completions.create(request)).choices[0].message as OpenAI.ChatCompletionMessage & {
+    reasoning_content?: string;
+  };
   assert.ok(whole.reasoning_content && whole.reasoning_content.length > 0);
   let reasoning = "";
   for await (const chunk of await openai.chat.completions.create({ ...request, stream: true })) {
@@ -42,7 +44,11 @@ test("OpenAI: the output goes to reasoning_content, streamed as reasoning_conten
 test("Anthropic: a thinking block, streamed with thinking_delta", async () => {
   const whole = await anthropic.messages.create({ ...request, thinking: { type: "enabled", budget_tokens: 1024 } });
   assert.equal(whole.content[0].type, "thinking");
-  const raw = await rawStream(`${endpoint.url}/v1/messages`, { ...request, thinking: { type: "enabled", budget_tokens: 1024 }, stream: true });
+  const raw = await rawStream(`${endpoint.url}/v1/messages`, {
+    ...request,
+    thinking: { type: "enabled", budget_tokens: 1024 },
+    stream: true,
+  });
   const start = raw.events.find((e) => e.event === "content_block_start")!.data;
   assert.equal(start.content_block.type, "thinking");
   const thinking = raw.events.filter((e) => e.data.delta?.type === "thinking_delta").map((e) => e.data.delta.thinking);
@@ -53,14 +59,25 @@ test("Anthropic: thinking blocks of earlier turns reach the template as reasonin
   const tools = [{ name: "get_time", input_schema: { type: "object" as const, properties: {} } }];
   const messages: Anthropic.MessageParam[] = [
     { role: "user", content: "What time is it?" },
-    { role: "assistant", content: [{ type: "thinking", thinking: "I should ask the clock.", signature: "" }, { type: "tool_use", id: "toolu_1", name: "get_time", input: {} }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "I should ask the clock.", signature: "" },
+        { type: "tool_use", id: "toolu_1", name: "get_time", input: {} },
+      ],
+    },
     { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "12:00" }] },
   ];
   const tpl = await ChatTemplate.fromSource(THINKING_TEMPLATE, { eos: "<|im_end|>" });
   const { prompt } = await tpl.apply({
     messages: [
       messages[0],
-      { role: "assistant", content: "", reasoning_content: "I should ask the clock.", tool_calls: [{ id: "toolu_1", type: "function", function: { name: "get_time", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: "",
+        reasoning_content: "I should ask the clock.",
+        tool_calls: [{ id: "toolu_1", type: "function", function: { name: "get_time", arguments: "{}" } }],
+      },
       { role: "tool", tool_call_id: "toolu_1", content: "12:00" },
     ],
     tools: [{ type: "function", function: { name: "get_time", description: "", parameters: tools[0].input_schema } }],

@@ -10,6 +10,8 @@ import { Metrics } from "../../../native/endpoint/metrics";
 import { ModelHost } from "../../../native/endpoint/model";
 import { GenerationQueue } from "../../../native/endpoint/queue";
 import { createEndpointServer } from "../../../native/endpoint/server";
+import { EndpointClient } from "../../../client/src/endpoint/http";
+import { endpointStatistics, parsePrometheus } from "../../../client/src/endpoint/statisticsModel";
 import { postJson, spawnEndpoint, startEndpoint, storageDir, type EndpointProcess } from "../../helpers/endpoint";
 
 describe("chat-template serve --port 0", () => {
@@ -28,7 +30,15 @@ describe("chat-template serve --port 0", () => {
     assert.equal(listening.url, `http://127.0.0.1:${listening.port}`);
     assert.equal(listening.pid, endpoint.pid);
     assert.equal(listening.demo, true);
-    assert.deepEqual(ready, { event: "ready", url: listening.url, model: "demo-random", demo: true, backend: "cpu", contextSize: 4096, draft: "random test draft" });
+    assert.deepEqual(ready, {
+      event: "ready",
+      url: listening.url,
+      model: "demo-random",
+      demo: true,
+      backend: "cpu",
+      contextSize: 4096,
+      draft: "random test draft",
+    });
     assert.deepEqual(rest, []);
   });
 
@@ -65,6 +75,38 @@ describe("chat-template serve --port 0", () => {
     assert.match(text, /\ncts_generations_total\{api="openai",finish="(stop|length)"\} 1\n/);
     assert.match(text, /\ncts_model_ready 1\n/);
     assert.match(text, /\nprocess_resident_memory_bytes \d+\n/);
+  });
+
+  test("the demo draft is below break-even: one warning event with the context length, and the controller's figures in the response", async () => {
+    const body = { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 48, temperature: 0, ignore_eos: true };
+    const first = await postJson(`${endpoint.url}/v1/chat/completions`, body);
+    await postJson(`${endpoint.url}/v1/chat/completions`, body);
+    const w = await endpoint.waitFor((e) => e.event === "warning");
+    assert.equal(w.kind, "dflash_below_break_even");
+    assert.ok((w.breakEven as number) > 0 && (w.breakEven as number) < 1);
+    assert.match(w.message as string, /^DFlash is below break-even at \d+ tokens of context/);
+    assert.equal(endpoint.events.filter((e) => e.event === "warning").length, 1, "once per run");
+    assert.deepEqual(Object.keys(first.json.timings.dflash).slice(-6), [
+      "adaptive",
+      "draft_length",
+      "draft_lengths",
+      "probes",
+      "break_even",
+      "by_context",
+    ]);
+    assert.equal(first.json.timings.dflash.by_context[0].context, "<4k");
+  });
+
+  test("the editor's Endpoint Statistics view reads this /metrics: tokens/s of plain steps and of drafting steps by context", async () => {
+    const text = await new EndpointClient({ url: endpoint.url }).text("/metrics");
+    const s = endpointStatistics(parsePrometheus(text));
+    assert.equal(s.hasContextFigures, true);
+    const [short] = s.buckets;
+    assert.equal(short.context, "<4k");
+    // the demo draft is below break-even: the controller has left steps plain, after drafting to measure
+    assert.ok(short.plainSteps > 0 && short.plainTokensPerSecond! > 0, JSON.stringify(short));
+    assert.ok(short.steps > 0 && short.dflashTokensPerSecond! > 0, JSON.stringify(short));
+    assert.ok(s.draftLengths[0] > 0);
   });
 
   test("SIGTERM shuts it down with status 0", async () => {
@@ -129,7 +171,12 @@ test("while loading, /health reports the progress and the API routes answer 503"
     assert.deepEqual(await h.json(), { status: "loading", stage: "draft", progress: 0.75, model: "never-loaded" });
     const chat = await postJson(`${url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }] });
     assert.equal(chat.status, 503);
-    assert.deepEqual(chat.json.error, { message: "the model is loading (75%); retry when GET /health says ready", type: "unavailable_error", param: null, code: null });
+    assert.deepEqual(chat.json.error, {
+      message: "the model is loading (75%); retry when GET /health says ready",
+      type: "unavailable_error",
+      param: null,
+      code: null,
+    });
     const messages = await postJson(`${url}/v1/messages`, { model: "m", max_tokens: 1, messages: [{ role: "user", content: "hi" }] });
     assert.equal(messages.json.error.type, "overloaded_error");
   } finally {

@@ -1,54 +1,74 @@
-// Install CUDA Build runs the real `chat-template install-cuda` (dist/cli.js) with an npm on PATH that
-// stands in for the registry: progress from its lines, its verdict as the result, cancel ends npm too.
+// Install CUDA Build runs the real `chat-template install-cuda` (dist/cli.js) against a loopback registry
+// (the user's npm configuration names it, as npm's own would): progress from its download lines, its verdict
+// as the result, cancel ends it and keeps what was downloaded. The registry serves test tarballs under the
+// real names, so the pinned hashes refuse them: that is the verdict these tests see.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import { installCuda, type CliSpec } from "../../../client/src/endpoint/cudaInstall";
+import { CUDA_TARBALLS } from "../../../native/engine";
 import { CLI } from "../../helpers/endpoint";
+import { makeTarball, startTarballRegistry, type TarballRegistry } from "../../helpers/tarballRegistry";
 
 const dir = mkdtempSync(join(tmpdir(), "cts-cuda-install-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+let registry: TarballRegistry;
+before(async () => {
+  const fakes = await Promise.all(
+    CUDA_TARBALLS.map((t) => makeTarball(dir, t.name, t.version, { "bins/linux-x64-cuda/libllama-common.so": randomBytes(300_000) })),
+  );
+  registry = await startTarballRegistry(fakes);
+});
+after(async () => {
+  await registry.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
-/** The CLI with `script` as the npm on its PATH. */
-function cliWithNpm(name: string, script: string): CliSpec {
-  const bin = join(dir, name, "bin");
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(join(bin, "npm"), `#!/bin/sh\n${script}\n`);
-  chmodSync(join(bin, "npm"), 0o755);
-  return { command: process.execPath, args: [CLI], env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } };
-}
+/** The CLI as the extension runs it, with the loopback registry in npm's configuration. */
+const cli = (): CliSpec => ({
+  command: process.execPath,
+  args: [CLI],
+  env: { ...process.env, HOME: dir, npm_config_registry: registry.url },
+});
 
 describe("Install CUDA Build", { timeout: 60_000 }, () => {
-  test("reports the megabytes npm has unpacked, then the CLI's verdict on this machine (no GPU here)", async () => {
-    // npm's arguments: install --prefix PREFIX …
-    const npm = cliWithNpm("slow", 'd="$3/node_modules/@node-llama-cpp/linux-x64-cuda/bins/linux-x64-cuda"; mkdir -p "$d"; head -c 3000000 /dev/zero > "$d/libllama-common.so"; sleep 1.6');
-    const seen: number[] = [];
-    const storage = join(dir, "slow", "storage");
-    const r = await installCuda(npm, storage, (mb) => seen.push(mb));
+  test("reports the megabytes downloaded of the total, then the CLI's verdict: bytes that are not the pinned ones install nothing", async () => {
+    const seen: [number, number][] = [];
+    const storage = join(dir, "mismatch");
+    const r = await installCuda(cli(), storage, (mb, total) => seen.push([mb, total]));
     assert.equal(r.ok, false);
-    assert.match(r.message, /^the CUDA build is installed but does not load on this machine: .*no NVIDIA driver/);
-    assert.ok(seen.includes(3), `progress seen: ${seen}`);
-    assert.ok(existsSync(join(storage, "cuda", "node-llama-cpp-3.22.1", "package.json")), "installed into the given storage folder");
+    assert.match(
+      r.message,
+      /linux-x64-cuda-3\.22\.1\.tgz does not match the pinned integrity: expected sha512-.*; the download was deleted and nothing was installed$/,
+    );
+    assert.deepEqual(seen[0], [0, 320]);
+    assert.equal(existsSync(join(storage, "cuda", "node-llama-cpp-3.22.1")), false, "nothing unpacked");
     assert.equal(existsSync(join(storage, "cuda", "install.json")), false, "nothing recorded");
   });
 
-  test("npm's failure, in npm's words", async () => {
-    const r = await installCuda(cliWithNpm("failing", "echo 'npm ERR! 404 Not Found' >&2; exit 1"), join(dir, "failing", "storage"), () => {});
-    assert.deepEqual(r, { ok: false, message: "npm install failed (exit 1):\nnpm ERR! 404 Not Found" });
+  test("a server error, in the CLI's words", async () => {
+    registry.fault(CUDA_TARBALLS[0]!.name, "error");
+    const r = await installCuda(cli(), join(dir, "failing"), () => {});
+    assert.deepEqual(r, {
+      ok: false,
+      message: `${registry.url}@node-llama-cpp/linux-x64-cuda/-/linux-x64-cuda-3.22.1.tgz: HTTP 500 Internal Server Error`,
+    });
   });
 
-  test("cancelling ends the install and the npm it runs", async () => {
-    const marker = join(dir, "cancel", "npm-finished");
+  test("cancelling ends the install at once and keeps what was downloaded for the next one", async () => {
+    registry.fault(CUDA_TARBALLS[0]!.name, "slow");
+    const storage = join(dir, "cancel");
     const abort = new AbortController();
     const started = Date.now();
-    const pending = installCuda(cliWithNpm("cancel", `sleep 3; touch ${marker}`), join(dir, "cancel", "storage"), () => {}, abort.signal);
-    setTimeout(() => abort.abort(), 500);
+    const pending = installCuda(cli(), storage, () => {}, abort.signal);
+    const partial = join(storage, "cuda", "downloads", "linux-x64-cuda-3.22.1.tgz.partial");
+    const timer = setInterval(() => existsSync(partial) && statSync(partial).size > 0 && abort.abort(), 20);
     assert.deepEqual(await pending, { ok: false, message: "the install was cancelled" });
-    assert.ok(Date.now() - started < 2500, "it did not wait for npm");
-    await new Promise((r) => setTimeout(r, 3500));
-    assert.equal(existsSync(marker), false, "npm was ended too");
+    clearInterval(timer);
+    assert.ok(Date.now() - started < 10_000, "it did not wait for the slow download");
+    assert.ok(statSync(partial).size > 0, "the bytes so far are kept");
   });
 
   test("a command that cannot be run", async () => {

@@ -57,12 +57,25 @@ describe("endpoint manager", { timeout: 120_000 }, () => {
     const s = await m.start(spec());
     assert.equal(s.kind, "ready");
     assert.ok(s.kind === "ready");
-    assert.deepEqual(states.map((x) => x.kind).filter((k, i, a) => a.indexOf(k) === i), ["starting", "loading", "ready"]);
+    assert.deepEqual(
+      states.map((x) => x.kind).filter((k, i, a) => a.indexOf(k) === i),
+      ["starting", "loading", "ready"],
+    );
     assert.equal(s.model, "demo-random");
     assert.equal(s.demo, true);
     assert.equal(s.draft, "random test draft");
     assert.equal((await fetch(`${s.url}/health`)).status, 200);
-    assert.ok(log.some((l) => l.includes("listening on")), "the child's stderr goes to the log");
+    assert.ok(
+      log.some((l) => l.includes("listening on")),
+      "the child's stderr goes to the log",
+    );
+    // and with it one line per request (the output channel shows what each request did)
+    await fetch(`${s.url}/v1/models`);
+    for (let i = 0; i < 250 && !log.some((l) => l.includes("GET /v1/models 200 in ")); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(
+      log.some((l) => l.includes("GET /v1/models 200 in ")),
+      "a request's line reaches the log",
+    );
     // a second start while it runs is the same process
     assert.equal((await m.start(spec())).kind, "ready");
     assert.equal(m.pid, s.pid);
@@ -180,7 +193,10 @@ describe("endpoint manager", { timeout: 120_000 }, () => {
     assert.equal(s.kind, "ready");
     const seen = states.flatMap((x) => (x.kind === "loading" ? [x.progress] : []));
     assert.equal(seen[0], 0);
-    assert.ok(seen.some((p) => p > 0 && p < 1), `progress seen: ${seen}`);
+    assert.ok(
+      seen.some((p) => p > 0 && p < 1),
+      `progress seen: ${seen}`,
+    );
     assert.deepEqual([...seen].sort(), seen, "it only grows");
     await m.stop();
   });
@@ -250,5 +266,8 @@ describe("endpoint manager", { timeout: 120_000 }, () => {
 
 test("backoff doubles from the initial delay up to the maximum", () => {
   const b = { initialMs: 1000, maxMs: 30_000, maxRestarts: 5, stableMs: 60_000 };
-  assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(b, n)), [1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(b, n)),
+    [1000, 2000, 4000, 8000, 16000, 30000, 30000],
+  );
 });

@@ -17,14 +17,21 @@ describe("message mapping", () => {
     assert.deepEqual(messages, [
       { role: "system", content: "Be brief." },
       { role: "user", content: "Weather in Tokyo?" },
-      { role: "assistant", content: "Checking.", tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Tokyo"}' } }] },
+      {
+        role: "assistant",
+        content: "Checking.",
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Tokyo"}' } }],
+      },
       { role: "tool", tool_call_id: "call_1", content: "sunny, 21 C" },
       { role: "user", content: "And tomorrow?" },
     ]);
   });
 
   test("a user message of tool results only has no empty user message after them; an assistant with only calls has empty content", () => {
-    const messages = toOpenAIMessages([assistant(new ToolCallPart("a", "f", {}), new ToolCallPart("b", "g", { x: 1 })), user(new ToolResultPart("a", [new TextPart("1")]), new ToolResultPart("b", [new TextPart("2")]))]);
+    const messages = toOpenAIMessages([
+      assistant(new ToolCallPart("a", "f", {}), new ToolCallPart("b", "g", { x: 1 })),
+      user(new ToolResultPart("a", [new TextPart("1")]), new ToolResultPart("b", [new TextPart("2")])),
+    ]);
     assert.deepEqual(messages, [
       {
         role: "assistant",
@@ -40,9 +47,16 @@ describe("message mapping", () => {
   });
 
   test("text and JSON data parts are text; other data (cache markers) is left out; an image is refused", () => {
-    assert.deepEqual(toOpenAIMessages([user(new DataPart(bytes('{"a":1}'), "application/json"), new DataPart(bytes(" ok"), "text/plain"), new DataPart(bytes("x"), "cache_control"))]), [
-      { role: "user", content: '{"a":1} ok' },
-    ]);
+    assert.deepEqual(
+      toOpenAIMessages([
+        user(
+          new DataPart(bytes('{"a":1}'), "application/json"),
+          new DataPart(bytes(" ok"), "text/plain"),
+          new DataPart(bytes("x"), "cache_control"),
+        ),
+      ]),
+      [{ role: "user", content: '{"a":1} ok' }],
+    );
     assert.throws(() => toOpenAIMessages([user(new DataPart(bytes("png"), "image/png"))]), /reads text only/);
     assert.throws(() => toOpenAIMessages([{ role: 9, content: [] }]), /unknown chat message role 9/);
   });
@@ -62,7 +76,14 @@ describe("message mapping", () => {
       model: "m",
       messages: [{ role: "user", content: "hi" }],
       tools: [
-        { type: "function", function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } } },
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Weather",
+            parameters: { type: "object", properties: { city: { type: "string" } } },
+          },
+        },
         { type: "function", function: { name: "now", description: "Time", parameters: { type: "object", properties: {} } } },
       ],
       tool_choice: "required",

@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import type { Connection } from "../../../client/src/endpoint/http";
 import { toOpenAIMessages } from "../../../client/src/lm/messages";
 import { EndpointChatProvider } from "../../../client/src/lm/provider";
-import type { GenerationStats } from "../../../client/src/lm/response";
+import type { GenerationStats } from "../../../client/src/endpoint/stats";
 import { metric, postJson, startEndpoint, storageDir, until, WEATHER_TOOL, type EndpointProcess } from "../../helpers/endpoint";
 import { assistant, PARTS, system, TextPart, ToolCallPart, ToolResultPart, user, type ResponsePart } from "./vscodeParts";
 
@@ -30,13 +30,22 @@ function provider(connection: () => Connection | null) {
   return { p, stats, log };
 }
 
-async function respond(p: EndpointChatProvider, messages: Parameters<EndpointChatProvider["respond"]>[1], options: Parameters<EndpointChatProvider["respond"]>[2], signal = new AbortController().signal) {
+async function respond(
+  p: EndpointChatProvider,
+  messages: Parameters<EndpointChatProvider["respond"]>[1],
+  options: Parameters<EndpointChatProvider["respond"]>[2],
+  signal = new AbortController().signal,
+) {
   const parts: ResponsePart[] = [];
   await p.respond("demo-random", messages, options, PARTS, (x) => parts.push(x), signal);
   return parts;
 }
 
-const WEATHER = { name: WEATHER_TOOL.function.name, description: WEATHER_TOOL.function.description, inputSchema: WEATHER_TOOL.function.parameters };
+const WEATHER = {
+  name: WEATHER_TOOL.function.name,
+  description: WEATHER_TOOL.function.description,
+  inputSchema: WEATHER_TOOL.function.parameters,
+};
 
 describe("chat provider", { timeout: 120_000 }, () => {
   test("lists the endpoint's model while it is healthy, with its context", async () => {
@@ -68,7 +77,9 @@ describe("chat provider", { timeout: 120_000 }, () => {
 
   test("text: streamed as text parts, and the generation's figures are reported", async () => {
     const { p, stats } = provider(() => ({ url: endpoint.url }));
-    const parts = await respond(p, [system(new TextPart("Be brief.")), user(new TextPart("Tell me a story"))], { modelOptions: { max_tokens: 16, temperature: 0 } });
+    const parts = await respond(p, [system(new TextPart("Be brief.")), user(new TextPart("Tell me a story"))], {
+      modelOptions: { max_tokens: 16, temperature: 0 },
+    });
     assert.ok(parts.length > 0);
     assert.ok(parts.every((x) => x instanceof TextPart));
     assert.ok(parts.map((x) => (x as TextPart).value).join("").length > 0);
@@ -101,10 +112,17 @@ describe("chat provider", { timeout: 120_000 }, () => {
     const before = await metric(endpoint.url, 'cts_generations_total{api="openai",finish="abort"}');
     const controller = new AbortController();
     const parts: ResponsePart[] = [];
-    const done = p.respond("demo-random", [user(new TextPart("Write a long story"))], { modelOptions: { max_tokens: 3000 } }, PARTS, (x) => {
-      parts.push(x);
-      controller.abort();
-    }, controller.signal);
+    const done = p.respond(
+      "demo-random",
+      [user(new TextPart("Write a long story"))],
+      { modelOptions: { max_tokens: 3000 } },
+      PARTS,
+      (x) => {
+        parts.push(x);
+        controller.abort();
+      },
+      controller.signal,
+    );
     await assert.rejects(done, (e: Error) => e.name === "AbortError");
     assert.ok(parts.length >= 1 && parts.length < 50);
     await until(async () => (await metric(endpoint.url, 'cts_generations_total{api="openai",finish="abort"}')) === before + 1);
@@ -112,7 +130,10 @@ describe("chat provider", { timeout: 120_000 }, () => {
 
   test("token counts come from the endpoint's tokenizer (count_tokens)", async () => {
     const { p } = provider(() => ({ url: endpoint.url }));
-    const direct = await postJson(`${endpoint.url}/v1/messages/count_tokens`, { model: "m", messages: [{ role: "user", content: "hello there" }] });
+    const direct = await postJson(`${endpoint.url}/v1/messages/count_tokens`, {
+      model: "m",
+      messages: [{ role: "user", content: "hello there" }],
+    });
     assert.equal(await p.countTokens("demo-random", "hello there"), direct.json.input_tokens);
     assert.ok((await p.countTokens("demo-random", assistant(new ToolCallPart("c", "get_weather", { city: "Tokyo" })))) > 5);
     assert.equal(await p.countTokens("demo-random", ""), 0);

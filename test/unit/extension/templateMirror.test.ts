@@ -9,7 +9,8 @@ import { TemplateMirror } from "../../../client/src/endpoint/templateMirror";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { ENDPOINT, postJson, storageDir } from "../../helpers/endpoint";
 
-const CHATML = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+const CHATML =
+  "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
 const OUTPUT = "<think>\nhmm\n</think>\n\nHello";
 
 const manager = new EndpointManager({ log() {} });
@@ -20,13 +21,19 @@ describe("served template copy", { timeout: 120_000 }, () => {
   const mirror = new TemplateMirror(join(dir, "served", "chat_template.jinja"));
   manager.onTemplate((e) => mirror.loaded(e));
   let url = "";
-  const health = async () => (await (await fetch(`${url}/health`)).json()) as { template: { source: string; error: string | null; loads: number } };
-  const parse = async () => (await postJson(`${url}/chat/parse`, { messages: [{ role: "user", content: "hi" }], add_generation_prompt: true, text: OUTPUT })).json;
+  const health = async () =>
+    (await (await fetch(`${url}/health`)).json()) as { template: { source: string; error: string | null; loads: number } };
+  const parse = async () =>
+    (await postJson(`${url}/chat/parse`, { messages: [{ role: "user", content: "hi" }], add_generation_prompt: true, text: OUTPUT })).json;
 
   test("the endpoint serves the copy from the start", async () => {
     mirror.write(QWEN3_CHAT_TEMPLATE);
     mirror.reset();
-    const s = await manager.start({ command: process.execPath, args: [ENDPOINT, "--port", "0", "--threads", "1", "--chat-template-file", mirror.file], env: { ...process.env, CTS_STORAGE_DIR: storageDir } });
+    const s = await manager.start({
+      command: process.execPath,
+      args: [ENDPOINT, "--port", "0", "--threads", "1", "--chat-template-file", mirror.file],
+      env: { ...process.env, CTS_STORAGE_DIR: storageDir },
+    });
     assert.equal(s.kind, "ready");
     url = s.kind === "ready" ? s.url : "";
     assert.deepEqual(await mirror.settled(5000), { event: "template", status: "loaded", path: mirror.file });

@@ -34,7 +34,10 @@ describe("copyWithMetadata", () => {
     assert.ok(dataSection(dst).equals(dataSection(src)), "tensor data byte-identical");
     assert.equal(progress.at(-1), a.fileSize - a.dataOffset);
     const others = [...a.metadata].filter(([k]) => k !== "tokenizer.chat_template");
-    assert.deepEqual([...b.metadata].filter(([k]) => k !== "tokenizer.chat_template"), others);
+    assert.deepEqual(
+      [...b.metadata].filter(([k]) => k !== "tokenizer.chat_template"),
+      others,
+    );
   });
 
   it("adds and removes named templates, and can replace the file in place", async () => {
@@ -47,7 +50,11 @@ describe("copyWithMetadata", () => {
     assert.equal(chatTemplate(h, "rag"), "rag!");
     assert.equal(chatTemplate(h, "tool_use"), undefined);
     assert.ok(dataSection(file).equals(before));
-    assert.deepEqual(readdirSync(tmp.dir).filter((f) => f.includes(".tmp-")), [], "no temporary file left");
+    assert.deepEqual(
+      readdirSync(tmp.dir).filter((f) => f.includes(".tmp-")),
+      [],
+      "no temporary file left",
+    );
   });
 
   it("refuses to change the alignment and leaves no partial output", async () => {

@@ -47,34 +47,81 @@ describe("GGUF reader on corrupt and truncated files", () => {
   });
 
   it("reports tensor data cut short, naming the tensor", () => {
-    rejects(variant("short.gguf", (b) => b.subarray(0, b.length - 20)), /truncated: tensor 'c\.half' data ends at byte \d+ but the file has \d+ bytes/);
+    rejects(
+      variant("short.gguf", (b) => b.subarray(0, b.length - 20)),
+      /truncated: tensor 'c\.half' data ends at byte \d+ but the file has \d+ bytes/,
+    );
   });
 
   it("rejects a wrong magic number, old and big-endian versions", () => {
-    rejects(variant("magic.gguf", (b) => (b.write("GGUX", 0, "latin1"), b)), /not a GGUF file: starts with "GGUX"/, 0);
-    rejects(variant("v1.gguf", (b) => (b.writeUInt32LE(1, 4), b)), /version 1 is obsolete/, 4);
-    rejects(variant("be.gguf", (b) => (b.writeUInt32BE(3, 4), b)), /unsupported GGUF version 50331648 \(a big-endian file/, 4);
+    rejects(
+      variant("magic.gguf", (b) => (b.write("GGUX", 0, "latin1"), b)),
+      /not a GGUF file: starts with "GGUX"/,
+      0,
+    );
+    rejects(
+      variant("v1.gguf", (b) => (b.writeUInt32LE(1, 4), b)),
+      /version 1 is obsolete/,
+      4,
+    );
+    rejects(
+      variant("be.gguf", (b) => (b.writeUInt32BE(3, 4), b)),
+      /unsupported GGUF version 50331648 \(a big-endian file/,
+      4,
+    );
   });
 
   it("rejects counts and lengths larger than the file before allocating", () => {
-    rejects(variant("kv.gguf", (b) => (b.writeBigUInt64LE(1n << 40n, 16), b)), /metadata entries and 3 tensors cannot fit/, 8);
+    rejects(
+      variant("kv.gguf", (b) => (b.writeBigUInt64LE(1n << 40n, 16), b)),
+      /metadata entries and 3 tensors cannot fit/,
+      8,
+    );
     const keyLen = at("general.architecture") - 8;
-    rejects(variant("strlen.gguf", (b) => (b.writeBigUInt64LE(1n << 50n, keyLen), b)), /the key of metadata entry #0: string length \d+ exceeds/, keyLen);
+    rejects(
+      variant("strlen.gguf", (b) => (b.writeBigUInt64LE(1n << 50n, keyLen), b)),
+      /the key of metadata entry #0: string length \d+ exceeds/,
+      keyLen,
+    );
     const tokens = at("tokenizer.ggml.tokens") + "tokenizer.ggml.tokens".length;
-    rejects(variant("arr.gguf", (b) => (b.writeBigUInt64LE(1n << 45n, tokens + 8), b)), /the value of 'tokenizer\.ggml\.tokens': array of \d+ elements cannot fit/);
+    rejects(
+      variant("arr.gguf", (b) => (b.writeBigUInt64LE(1n << 45n, tokens + 8), b)),
+      /the value of 'tokenizer\.ggml\.tokens': array of \d+ elements cannot fit/,
+    );
   });
 
   it("rejects unknown types, bad booleans, duplicate keys and bad tensor infos", () => {
     const countType = at("test.count") + "test.count".length;
-    rejects(variant("type.gguf", (b) => (b.writeUInt32LE(99, countType), b)), /metadata 'test\.count' has unknown value type 99/, countType);
+    rejects(
+      variant("type.gguf", (b) => (b.writeUInt32LE(99, countType), b)),
+      /metadata 'test\.count' has unknown value type 99/,
+      countType,
+    );
     const flag = at("test.flag") + "test.flag".length + 4;
-    rejects(variant("bool.gguf", (b) => (b.writeUInt8(2, flag), b)), /the value of 'test\.flag': boolean byte is 2/);
-    rejects(variant("dup.gguf", (b) => (b.write("test.count", at("test.ratio"), "utf8"), b)), /duplicate metadata key 'test\.count'/);
+    rejects(
+      variant("bool.gguf", (b) => (b.writeUInt8(2, flag), b)),
+      /the value of 'test\.flag': boolean byte is 2/,
+    );
+    rejects(
+      variant("dup.gguf", (b) => (b.write("test.count", at("test.ratio"), "utf8"), b)),
+      /duplicate metadata key 'test\.count'/,
+    );
     const dims = at("b.ids") + "b.ids".length;
-    rejects(variant("dims.gguf", (b) => (b.writeUInt32LE(5, dims), b)), /tensor 'b\.ids' has 5 dimensions/, dims);
+    rejects(
+      variant("dims.gguf", (b) => (b.writeUInt32LE(5, dims), b)),
+      /tensor 'b\.ids' has 5 dimensions/,
+      dims,
+    );
     const offset = dims + 4 + 8 + 4;
-    rejects(variant("align.gguf", (b) => (b.writeBigUInt64LE(3n, offset), b)), /tensor 'b\.ids' data offset 3 is not a multiple of the alignment 32/, offset);
-    rejects(variant("ttype.gguf", (b) => (b.writeUInt32LE(77, offset - 4), b)), /tensor 'b\.ids': unknown tensor type 77/);
+    rejects(
+      variant("align.gguf", (b) => (b.writeBigUInt64LE(3n, offset), b)),
+      /tensor 'b\.ids' data offset 3 is not a multiple of the alignment 32/,
+      offset,
+    );
+    rejects(
+      variant("ttype.gguf", (b) => (b.writeUInt32LE(77, offset - 4), b)),
+      /tensor 'b\.ids': unknown tensor type 77/,
+    );
   });
 
   it("reports a missing file as a GGUFError too", () => {

@@ -64,7 +64,11 @@ describe("GGUF writer and reader", () => {
   it("writes nested arrays", () => {
     const file = join(tmp.dir, "nested.gguf");
     const md = new Map(sampleMetadata());
-    const nested: GGUFValue = { type: ValueType.ARRAY, itemType: ValueType.ARRAY, value: [gguf.arr(ValueType.UINT8, [1, 2]), gguf.arr(ValueType.STRING, ["x"])] };
+    const nested: GGUFValue = {
+      type: ValueType.ARRAY,
+      itemType: ValueType.ARRAY,
+      value: [gguf.arr(ValueType.UINT8, [1, 2]), gguf.arr(ValueType.STRING, ["x"])],
+    };
     md.set("test.nested", nested);
     writeSample(file, md);
     assert.deepEqual(readGGUFHeader(file).metadata.get("test.nested"), nested);

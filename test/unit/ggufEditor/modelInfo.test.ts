@@ -48,7 +48,10 @@ describe("readModelInfo", () => {
     const file = join(tmp.dir, "cut.gguf");
     writeSample(file);
     truncateSync(file, 100);
-    assert.throws(() => readModelInfo(file), (e: unknown) => e instanceof GGUFError && /truncated|ended early|cannot fit/.test(e.message) && /at byte offset \d+/.test(e.message));
+    assert.throws(
+      () => readModelInfo(file),
+      (e: unknown) => e instanceof GGUFError && /truncated|ended early|cannot fit/.test(e.message) && /at byte offset \d+/.test(e.message),
+    );
     const junk = join(tmp.dir, "junk.gguf");
     writeFileSync(junk, Buffer.concat([Buffer.from("GGML"), readFileSync(file).subarray(4)]));
     assert.throws(() => readModelInfo(junk), /not a GGUF file/);

@@ -72,7 +72,10 @@ describe("a template bound to a GGUF", () => {
     }
     assert.equal(ref?.output, "<|endoftext|>hello<|im_end|>");
     assert.equal(ref?.tokens, 3);
-    assert.deepEqual(ref?.specials, [{ start: 0, end: 13 }, { start: 18, end: 28 }]);
+    assert.deepEqual(ref?.specials, [
+      { start: 0, end: 13 },
+      { start: 18, end: 28 },
+    ]);
     c.dispose();
   });
 });

@@ -9,13 +9,34 @@ describe("errors: a cause code, the engine's message and the range of the node t
     ["a{{ 'a' + 1 }}", "runtime/type", 'TypeError: can only concatenate str (not "int") to str', "'a' + 1"],
     ["{{ 1 // 0 }}", "runtime/zero-division", "ZeroDivisionError: integer division or modulo by zero", "1 // 0"],
     ["{{ raise_exception('no tools') }}", "runtime/raise-exception", "TemplateError: no tools", "raise_exception('no tools')"],
-    ["{% if true %}{{ 1 | from_json }}{% endif %}", "runtime/unknown-filter", "TemplateRuntimeError: No filter named 'from_json' found.", "1 | from_json"],
+    [
+      "{% if true %}{{ 1 | from_json }}{% endif %}",
+      "runtime/unknown-filter",
+      "TemplateRuntimeError: No filter named 'from_json' found.",
+      "1 | from_json",
+    ],
     ["{% if true %}{{ 1 is nope }}{% endif %}", "runtime/unknown-test", "TemplateRuntimeError: No test named 'nope' found.", "1 is nope"],
-    ["{% set l = [] %}{{ l.append(1) }}", "runtime/security", "SecurityError: access to attribute 'append' of 'list' object is unsafe.", "l.append(1)"],
-    ["{% include 'other.jinja' %}", "runtime/no-loader", "TypeError: no loader for this environment specified", "{% include 'other.jinja' %}"],
-    ["{% for a, b in [1] %}{% endfor %}", "runtime/type", "TypeError: cannot unpack non-iterable int object", "{% for a, b in [1] %}{% endfor %}"],
+    [
+      "{% set l = [] %}{{ l.append(1) }}",
+      "runtime/security",
+      "SecurityError: access to attribute 'append' of 'list' object is unsafe.",
+      "l.append(1)",
+    ],
+    [
+      "{% include 'other.jinja' %}",
+      "runtime/no-loader",
+      "TypeError: no loader for this environment specified",
+      "{% include 'other.jinja' %}",
+    ],
+    [
+      "{% for a, b in [1] %}{% endfor %}",
+      "runtime/type",
+      "TypeError: cannot unpack non-iterable int object",
+      "{% for a, b in [1] %}{% endfor %}",
+    ],
     ["{% set x.y = 1 %}", "runtime/error", "TemplateRuntimeError: cannot assign attribute on non-namespace object", "{% set x.y = 1 %}"],
-    ["{{ [].pop() }}", "runtime/index", "IndexError: pop from empty list", "[].pop()"],
+    ["{{ [].pop() }}", "runtime/security", "SecurityError: access to attribute 'pop' of 'list' object is unsafe.", "[].pop()"],
+    ["{{ '{}'.format() }}", "runtime/index", "IndexError: tuple index out of range", "'{}'.format()"],
     ["{{ 'abc'.index('z') }}", "runtime/value", "ValueError: substring not found", "'abc'.index('z')"],
   ];
   for (const [template, code, message, at] of cases) {
@@ -42,7 +63,10 @@ describe("errors: a cause code, the engine's message and the range of the node t
   });
 
   it("an unknown filter inside a loop body is compile-time too, even when the loop is inside an if", () => {
-    assert.equal(run("{% if x %}{% for i in [] %}{{ i | nope }}{% endfor %}{% endif %}").error?.message, "TemplateAssertionError: No filter named 'nope'.");
+    assert.equal(
+      run("{% if x %}{% for i in [] %}{{ i | nope }}{% endfor %}{% endif %}").error?.message,
+      "TemplateAssertionError: No filter named 'nope'.",
+    );
     assert.equal(run("{{ 1 | nope if false }}ok").output, "ok");
   });
 

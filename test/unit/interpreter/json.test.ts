@@ -18,7 +18,10 @@ describe("JSON contexts keep Python's number types (json.loads, not JSON.parse)"
 
   it("and print as Python prints them", () => {
     const ctx = '{"a": 1, "b": 1.0, "c": 12345678901234567890, "e": -0.0, "f": 1e16, "g": 2.5e-7, "h": 0.1}';
-    assert.equal(run("{{ a }} {{ b }} {{ c }} {{ e }} {{ f }} {{ g }} {{ h }} {{ c + 1 }} {{ b | tojson }}", ctx).output, "1 1.0 12345678901234567890 -0.0 1e+16 2.5e-07 0.1 12345678901234567891 1.0");
+    assert.equal(
+      run("{{ a }} {{ b }} {{ c }} {{ e }} {{ f }} {{ g }} {{ h }} {{ c + 1 }} {{ b | tojson }}", ctx).output,
+      "1 1.0 12345678901234567890 -0.0 1e+16 2.5e-07 0.1 12345678901234567891 1.0",
+    );
   });
 
   it("accepts what Python's json.loads accepts (NaN, Infinity) and keeps key order, last duplicate winning", () => {
@@ -29,11 +32,14 @@ describe("JSON contexts keep Python's number types (json.loads, not JSON.parse)"
   });
 
   it("decodes escapes, including surrogate pairs and lone surrogates", () => {
-    assert.equal(parseJson('"\\ud83d\\ude00 \\u00e9 \\n \\" \\/ \\ud800"'), "😀 é \n \" / \ud800");
+    assert.equal(parseJson('"\\ud83d\\ude00 \\u00e9 \\n \\" \\/ \\ud800"'), '😀 é \n " / \ud800');
   });
 
   it("reports errors with line and column", () => {
-    assert.throws(() => parseJson('{\n  "a": 1,\n  "b" 2\n}'), (e: unknown) => e instanceof JsonError && e.line === 3 && e.column === 7);
+    assert.throws(
+      () => parseJson('{\n  "a": 1,\n  "b" 2\n}'),
+      (e: unknown) => e instanceof JsonError && e.line === 3 && e.column === 7,
+    );
     for (const bad of ["", "{", "[1,]", "{'a': 1}", '"\\x"', "01", "1 2", '"a\nb"', "tru"]) {
       assert.throws(() => parseJson(bad), JsonError, bad);
     }

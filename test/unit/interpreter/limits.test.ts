@@ -25,7 +25,11 @@ describe("limits: exceeding one is an error at a location, never a hang", () => 
   });
 
   it("output: nor may a string or list built on the way", () => {
-    for (const t of ["{% set s = 'x' * 100000000 %}", "{% set l = [1] * 100000000 %}", "{% set ns = namespace(s='ab') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}"]) {
+    for (const t of [
+      "{% set s = 'x' * 100000000 %}",
+      "{% set l = [1] * 100000000 %}",
+      "{% set ns = namespace(s='ab') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+    ]) {
       const r = run(t, "{}", { output: 1 << 20 });
       assert.equal(r.error?.code, "limit/output", t);
     }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type * as A from "../../../server/src/parser/ast";
-import { walk } from "../../../server/src/interpreter/walk";
+import { walk } from "../../../server/src/parser/walk";
 import { run } from "./renderHelper";
 
 function nodesById(t: A.Template): Map<number, A.Node> {
@@ -38,7 +38,10 @@ describe("provenance: every chunk of output names the node that produced it", ()
       else assert.equal(node.kind, "Output", `${bytes} from ${source}`);
     }
     const role = r.chunks.filter((c) => template.slice(c.sourceStart, c.sourceEnd) === "{{ m.role }}");
-    assert.deepEqual(role.map((c) => r.output.slice(c.start, c.end)), ["user", "bot"]);
+    assert.deepEqual(
+      role.map((c) => r.output.slice(c.start, c.end)),
+      ["user", "bot"],
+    );
   });
 
   it("a macro's output printed by {{ m() }} keeps the provenance of the macro's own nodes", () => {
@@ -53,6 +56,9 @@ describe("provenance: every chunk of output names the node that produced it", ()
     const t = "{% macro w() %}({{ caller() }}){% endmacro %}{% call w() %}in{% endcall %}";
     const q = run(t);
     assert.equal(q.output, "(in)");
-    assert.deepEqual(q.chunks.map((c) => t.slice(c.sourceStart, c.sourceEnd)), ["(", "in", ")"]);
+    assert.deepEqual(
+      q.chunks.map((c) => t.slice(c.sourceStart, c.sourceEnd)),
+      ["(", "in", ")"],
+    );
   });
 });

@@ -1,12 +1,45 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { jinja2_3_1_2 } from "../../../server/src/dialects";
 import { run } from "./renderHelper";
 
-const JS_NAMES = ["constructor", "__proto__", "prototype", "toString", "valueOf", "hasOwnProperty", "__defineGetter__", "call", "apply", "bind", "length", "name"];
+const JS_NAMES = [
+  "constructor",
+  "__proto__",
+  "prototype",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "__defineGetter__",
+  "call",
+  "apply",
+  "bind",
+  "length",
+  "name",
+];
 
 describe("sandbox: templates reach nothing of the host", () => {
   it("no JS property of any value is reachable, by attribute or by item", () => {
-    const subjects = ["''", "'abc'", "[]", "{}", "1", "1.5", "none", "true", "range", "namespace", "raise_exception", "namespace()", "range(3)", "'a'.upper", "x", "d", "d.items()", "(1, 2)"];
+    const subjects = [
+      "''",
+      "'abc'",
+      "[]",
+      "{}",
+      "1",
+      "1.5",
+      "none",
+      "true",
+      "range",
+      "namespace",
+      "raise_exception",
+      "namespace()",
+      "range(3)",
+      "'a'.upper",
+      "x",
+      "d",
+      "d.items()",
+      "(1, 2)",
+    ];
     for (const s of subjects) {
       for (const n of JS_NAMES) {
         for (const expr of [`${s}.${n}`, `${s}['${n}']`]) {
@@ -23,11 +56,18 @@ describe("sandbox: templates reach nothing of the host", () => {
   });
 
   it("a context key named like a JS internal is just a key", () => {
-    assert.equal(run("{{ __proto__ }}-{{ d.constructor }}-{{ d['__proto__'] }}", '{"__proto__": 1, "d": {"constructor": 2, "__proto__": 3}}').output, "1-2-3");
+    assert.equal(
+      run("{{ __proto__ }}-{{ d.constructor }}-{{ d['__proto__'] }}", '{"__proto__": 1, "d": {"constructor": 2, "__proto__": 3}}').output,
+      "1-2-3",
+    );
   });
 
   it("constructors cannot be chained into code", () => {
-    for (const t of ["{{ ''.constructor.constructor('return process')() }}", "{{ [].constructor.constructor('return 1')() }}", "{{ range.constructor('x') }}"]) {
+    for (const t of [
+      "{{ ''.constructor.constructor('return process')() }}",
+      "{{ [].constructor.constructor('return 1')() }}",
+      "{{ range.constructor('x') }}",
+    ]) {
       const r = run(t);
       assert.equal(r.error?.code, "runtime/undefined", t);
     }
@@ -48,9 +88,11 @@ describe("sandbox: templates reach nothing of the host", () => {
     }
   });
 
-  it("the immutable sandbox refuses mutating methods (but 3.1.2 still lets list.pop through)", () => {
+  it("the immutable sandbox refuses mutating methods, list.pop and list.clear too since 3.1.5", () => {
     for (const [t, attr, type] of [
       ["{% set l = [] %}{{ l.append(1) }}", "append", "list"],
+      ["{% set l = [1, 2] %}{{ l.pop() }}", "pop", "list"],
+      ["{{ [1].clear() }}", "clear", "list"],
       ["{{ [2, 1].sort() }}", "sort", "list"],
       ["{% set d = {} %}{{ d.update({'a': 1}) }}", "update", "dict"],
       ["{{ {'a': 1}.pop('a') }}", "pop", "dict"],
@@ -59,6 +101,11 @@ describe("sandbox: templates reach nothing of the host", () => {
       const r = run(t);
       assert.equal(r.error?.message, `SecurityError: access to attribute '${attr}' of '${type}' object is unsafe.`, t);
     }
-    assert.equal(run("{% set l = [1, 2] %}{{ l.pop() }}{{ l }}").output, "2[1]");
+  });
+
+  it("Jinja2 3.1.2 lets list.pop and list.clear through", () => {
+    assert.equal(run("{% set l = [1, 2] %}{{ l.pop() }}{{ l }}", "{}", undefined, jinja2_3_1_2).output, "2[1]");
+    assert.equal(run("{% set l = [1, 2] %}{{ l.clear() }}{{ l }}", "{}", undefined, jinja2_3_1_2).output, "None[]");
+    assert.equal(run("{% set l = [1, 2] %}{{ l.append(3) }}", "{}", undefined, jinja2_3_1_2).error?.code, "runtime/security");
   });
 });

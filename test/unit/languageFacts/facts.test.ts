@@ -27,8 +27,16 @@ const names = (facts: readonly { name: string }[]) => facts.map((f) => f.name).s
 describe("language facts", () => {
   it("are well formed: unique names, a doc for each", () => {
     const lists: [string, readonly Fact[]][] = [
-      ["filters", FILTERS], ["tests", TESTS], ["globals", GLOBALS], ["tags", TAGS], ["keywords", EXPRESSION_KEYWORDS],
-      ["context", CONTEXT_VARIABLES], ["message", MESSAGE.fields], ["loop", LOOP.fields], ["str", STR_METHODS], ["dict", DICT_METHODS],
+      ["filters", FILTERS],
+      ["tests", TESTS],
+      ["globals", GLOBALS],
+      ["tags", TAGS],
+      ["keywords", EXPRESSION_KEYWORDS],
+      ["context", CONTEXT_VARIABLES],
+      ["message", MESSAGE.fields],
+      ["loop", LOOP.fields],
+      ["str", STR_METHODS],
+      ["dict", DICT_METHODS],
     ];
     for (const [what, facts] of lists) {
       assert.equal(new Set(names(facts)).size, facts.length, `duplicate names in ${what}`);
@@ -37,21 +45,42 @@ describe("language facts", () => {
   });
 
   it("cover the chat-template context, message and tool-call fields the issue names", () => {
-    for (const n of ["messages", "tools", "add_generation_prompt", "bos_token", "eos_token", "enable_thinking", "reasoning_effort", "documents", "tool_choice"]) {
-      assert.ok(CONTEXT_VARIABLES.some((f) => f.name === n), n);
+    for (const n of [
+      "messages",
+      "tools",
+      "add_generation_prompt",
+      "bos_token",
+      "eos_token",
+      "enable_thinking",
+      "reasoning_effort",
+      "documents",
+      "tool_choice",
+    ]) {
+      assert.ok(
+        CONTEXT_VARIABLES.some((f) => f.name === n),
+        n,
+      );
     }
-    for (const n of ["role", "content", "tool_calls", "reasoning_content", "tool_call_id", "name"]) assert.ok(MESSAGE.fields.some((f) => f.name === n), n);
+    for (const n of ["role", "content", "tool_calls", "reasoning_content", "tool_call_id", "name"])
+      assert.ok(
+        MESSAGE.fields.some((f) => f.name === n),
+        n,
+      );
     assert.deepEqual(names(TOOL_CALL.fields), ["function", "id", "type"]);
     assert.deepEqual(names(TOOL_CALL_FUNCTION.fields), ["arguments", "name"]);
     assert.ok(GLOBALS.some((g) => g.name === "raise_exception") && GLOBALS.some((g) => g.name === "strftime_now"));
     assert.ok(TAGS.some((t) => t.name === "generation" && t.end === "endgeneration"));
   });
 
-  it("name exactly Jinja2's filters, tests, globals and loop attributes", { skip: !hasPythonJinja2() && "python3 with jinja2 is not installed" }, () => {
-    const real = runPythonJson<{ filters: string[]; tests: string[]; globals: string[]; loop: string[] }>(JINJA2_NAMES, null);
-    assert.deepEqual(names(FILTERS), real.filters);
-    assert.deepEqual(names(TESTS), real.tests);
-    assert.deepEqual(names(GLOBALS.filter((g) => real.globals.includes(g.name))), real.globals);
-    assert.deepEqual(names(LOOP.fields), real.loop);
-  });
+  it(
+    "name exactly Jinja2's filters, tests, globals and loop attributes",
+    { skip: !hasPythonJinja2() && "python3 with jinja2 is not installed" },
+    () => {
+      const real = runPythonJson<{ filters: string[]; tests: string[]; globals: string[]; loop: string[] }>(JINJA2_NAMES, null);
+      assert.deepEqual(names(FILTERS), real.filters);
+      assert.deepEqual(names(TESTS), real.tests);
+      assert.deepEqual(names(GLOBALS.filter((g) => real.globals.includes(g.name))), real.globals);
+      assert.deepEqual(names(LOOP.fields), real.loop);
+    },
+  );
 });

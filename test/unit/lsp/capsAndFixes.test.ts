@@ -31,7 +31,9 @@ describe("language server: capabilities and quick fixes", () => {
     init = await client.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} });
     await client.connection.sendNotification(InitializedNotification.type, {});
     const published = client.nextDiagnostics(URI);
-    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT } });
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT },
+    });
     opened = await published;
   });
   after(() => client.close());
@@ -54,7 +56,10 @@ describe("language server: capabilities and quick fixes", () => {
     assert.match(md, /\| `supports_tools` \| ✓ true \|/);
     assert.match(md, /\| `supports_typed_content` \| /);
     assert.match(md, /\*\*Tool-call format:\*\* TAG_WITH_TAGGED/);
-    const elsewhere = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: URI }, position: { line: 5, character: 2 } });
+    const elsewhere = await client.connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri: URI },
+      position: { line: 5, character: 2 },
+    });
     assert.ok(!elsewhere || !(elsewhere.contents as MarkupContent).value.includes("supports_tools"));
   });
 
@@ -69,7 +74,10 @@ describe("language server: capabilities and quick fixes", () => {
     const fix = actions.find((a) => a.title === "Write m.content[0]");
     assert.ok(fix, JSON.stringify(actions.map((a) => a.title)));
     assert.equal(fix.kind, "quickfix");
-    assert.deepEqual(fix.diagnostics!.map((d) => d.code), ["minja/unsupported-syntax"]);
+    assert.deepEqual(
+      fix.diagnostics!.map((d) => d.code),
+      ["minja/unsupported-syntax"],
+    );
     assert.ok(
       actions.every((a) => a.diagnostics!.every((d) => d.range.start.line <= line && d.range.end.line >= line)),
       "only fixes for the diagnostics in the range",
@@ -82,7 +90,9 @@ describe("language server: capabilities and quick fixes", () => {
   it("chatTemplate.diagnostics.nullToolsProbe: false drops the older probe's warning", async () => {
     assert.ok(opened.diagnostics.some((d) => d.code === "llamacpp/null-tools-probe"));
     const next = client.nextDiagnostics(URI);
-    await client.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: { chatTemplate: { diagnostics: { nullToolsProbe: false } } } });
+    await client.connection.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: { chatTemplate: { diagnostics: { nullToolsProbe: false } } },
+    });
     const after = await next;
     assert.ok(after.diagnostics.length > 0);
     assert.ok(!after.diagnostics.some((d) => d.code === "llamacpp/null-tools-probe"));

@@ -71,7 +71,11 @@ describe("language server over stdio", () => {
     const next = client.nextDiagnostics(URI);
     const sent = Date.now();
     // Three edits in a row; only the last text (an unclosed `if`) should be checked.
-    for (const [version, text] of [[2, TEXT + "{{"], [3, TEXT + "{{ x"], [4, TEXT + "\n{% if x %}"]] as const) {
+    for (const [version, text] of [
+      [2, TEXT + "{{"],
+      [3, TEXT + "{{ x"],
+      [4, TEXT + "\n{% if x %}"],
+    ] as const) {
       await client.connection.sendNotification(DidChangeTextDocumentNotification.type, {
         textDocument: { uri: URI, version },
         contentChanges: [{ text }],
@@ -99,18 +103,33 @@ describe("language server over stdio", () => {
     })) as CompletionItem[];
     const content = items.find((i) => i.label === "content");
     assert.ok(content, "message.content offered");
-    assert.deepEqual(content!.textEdit, { range: { start: { line: 4, character: 18 }, end: { line: 4, character: 25 } }, newText: "content" });
+    assert.deepEqual(content!.textEdit, {
+      range: { start: { line: 4, character: 18 }, end: { line: 4, character: 25 } },
+      newText: "content",
+    });
   });
 
   it("lists document symbols", async () => {
     const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: URI } })) as DocumentSymbol[];
-    assert.deepEqual(symbols.map((s) => s.name), ["render", "for message in messages"]);
-    assert.deepEqual(symbols[1].children!.map((c) => c.name), ["message"]);
+    assert.deepEqual(
+      symbols.map((s) => s.name),
+      ["render", "for message in messages"],
+    );
+    assert.deepEqual(
+      symbols[1].children!.map((c) => c.name),
+      ["message"],
+    );
   });
 
   it("returns folding ranges", async () => {
     const ranges = await client.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri: URI } });
-    assert.deepEqual(ranges!.map((r) => [r.startLine, r.endLine]), [[0, 1], [3, 4]]);
+    assert.deepEqual(
+      ranges!.map((r) => [r.startLine, r.endLine]),
+      [
+        [0, 1],
+        [3, 4],
+      ],
+    );
   });
 
   it("returns semantic tokens in LSP's relative encoding", async () => {

@@ -13,12 +13,22 @@ const tmp = tempDir("native-cli");
 after(tmp.cleanup);
 
 describe("chat-template make-test-models", () => {
-  it("writes the random and constructed pairs, readable and with the chat template", () => {
+  it("writes the random, constructed, falling and scripted pairs, readable and with the chat template", () => {
     const dir = join(tmp.dir, "models");
     const r = runCli(["make-test-models", dir, "--seed", "5"]);
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(readdirSync(dir).sort(), ["constructed-draft.gguf", "constructed-target.gguf", "random-draft.gguf", "random-target.gguf"]);
+    assert.deepEqual(readdirSync(dir).sort(), [
+      "constructed-draft.gguf",
+      "constructed-target.gguf",
+      "falling-draft.gguf",
+      "falling-target.gguf",
+      "random-draft.gguf",
+      "random-target.gguf",
+      "scripted-draft.gguf",
+      "scripted-target.gguf",
+    ]);
     assert.match(r.stdout, /random-target\.gguf \+ .*random-draft\.gguf: random weights \(seed 5\)/);
+    assert.match(r.stdout, /falling-draft\.gguf: .*forgets letter k of the cycle past 1024 \+ 256·k tokens of context .*by 6913/);
     const target = readGGUFHeader(join(dir, "random-target.gguf"));
     assert.match(chatTemplate(target)!, /<\|im_start\|>/);
     assert.equal(readGGUFHeader(join(dir, "constructed-draft.gguf")).metadata.get("general.architecture")?.value, "dflash");
@@ -32,12 +42,38 @@ describe("chat-template bench", () => {
     const r = runCli(["bench", "--json", "--tokens", "64", "--runs", "1"]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^backend: cpu \(running on the CPU: .+\)\ntarget: .+constructed test pair/);
-    assert.match(r.stdout, /\nplain : [\d.]+ tok\/s, [\d.]+ ms per step\ndflash: [\d.]+ tok\/s, acceptance [\d.]+%, [\d.]+ tokens per step, verify [\d.]+ ms \+ draft [\d.]+ ms per step\nspeedup [\d.]+x of ideal [\d.]+x \(\d+%\), lossless: yes/);
+    assert.match(
+      r.stdout,
+      /\nplain : [\d.]+ tok\/s, [\d.]+ ms per step\ndflash: [\d.]+ tok\/s, acceptance [\d.]+%, [\d.]+ tokens per step, verify [\d.]+ ms \+ draft [\d.]+ ms per step\nspeedup [\d.]+x of ideal [\d.]+x \(\d+%\), lossless: yes/,
+    );
     const last = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
     assert.deepEqual(Object.keys(last), ["lossless", "acceptance", "plain_tps", "dflash_tps", "speedup", "ideal_speedup"]);
     assert.equal(last.lossless, true);
     assert.ok(last.acceptance > 0.9, "the prompt holds the cycle: nearly every draft is accepted");
     for (const k of ["plain_tps", "dflash_tps", "speedup", "ideal_speedup"]) assert.ok(last[k] > 0, k);
+  });
+
+  it("sweeps context lengths: plain, fixed-block and adaptive DFlash tok/s and acceptance per prompt length", () => {
+    const r = runCli(["bench", "--json", "--tokens", "24", "--runs", "1", "--context-sweep", "64,300"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /\ncontext sweep \(tok\/s, median of 1 runs of 24 tokens; [^\n]+\n +context +plain +fixed +adaptive +acceptance +ratio\n +64( +[\d.]+){3} +100\.0% +[\d.]+x\n +300( +[\d.]+){3} +100\.0% +[\d.]+x\n/,
+    );
+    const last = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    assert.deepEqual(Object.keys(last), ["lossless", "acceptance", "plain_tps", "dflash_tps", "speedup", "ideal_speedup", "sweep"]);
+    assert.deepEqual(
+      last.sweep.map((p: { context: number }) => p.context),
+      [64, 300],
+    );
+    for (const p of last.sweep) {
+      assert.deepEqual(Object.keys(p), ["context", "plain_tps", "fixed_tps", "adaptive_tps", "acceptance"]);
+      assert.equal(p.acceptance, 1, "the constructed pair's cycle prompt: every draft accepted");
+      for (const k of ["plain_tps", "fixed_tps", "adaptive_tps"]) assert.ok(p[k] > 0, k);
+    }
+    const bad = runCli(["bench", "--context-sweep", "512,x"]);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--context-sweep takes comma-separated prompt lengths in tokens, like 512,2048,8192 \(got '512,x'\)/);
   });
 
   it("benchmarks given models, and reports bad ones and bad usage", () => {

@@ -15,7 +15,10 @@ const bench = (...args: string[]) => spawnSync(join(nativeBinDir(), "dflash-benc
 describe("dflash-bench", () => {
   // q8_0 for the constructed pair, whose margins are wide; f32 for the random one, where a quantized
   // verification batch (other kernels than one token) can flip a near-tie
-  for (const [kind, type] of [["constructed", "q8_0"], ["random", "f32"]]) {
+  for (const [kind, type] of [
+    ["constructed", "q8_0"],
+    ["random", "f32"],
+  ]) {
     it(`writes a ${kind} ${type} pair and benchmarks it losslessly`, () => {
       const made = bench("make-models", tmp.dir, "--shape", "tiny", "--kind", kind, "--type", type);
       assert.equal(made.status, 0, made.stderr);
@@ -31,10 +34,67 @@ describe("dflash-bench", () => {
     });
   }
 
+  it("sweeps context lengths like chat-template bench --context-sweep", () => {
+    const made = bench("make-models", tmp.dir, "--shape", "tiny", "--kind", "constructed", "--type", "f32");
+    const [target, draft] = made.stdout.trim().split("\n");
+    const r = bench(
+      "run",
+      "--target",
+      target,
+      "--draft",
+      draft,
+      "--tokens",
+      "24",
+      "--threads",
+      "1",
+      "--flash-attn",
+      "off",
+      "--context-sweep",
+      "64,200",
+      "--json",
+    );
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /\ncontext sweep \(tok\/s; acceptance of the fixed block\):\n +context +plain +fixed +adaptive +acceptance\n +64( +[\d.]+){3} +100\.0%\n +200( +[\d.]+){3} +100\.0%\n/,
+    );
+    const sweep = JSON.parse(r.stdout.trim().split("\n").at(-1)!).sweep;
+    assert.deepEqual(
+      sweep.map((p: { context: number; acceptance: number }) => [p.context, p.acceptance]),
+      [
+        [64, 1],
+        [200, 1],
+      ],
+    );
+    assert.deepEqual(Object.keys(sweep[0]), ["context", "plain_tps", "fixed_tps", "adaptive_tps", "acceptance"]);
+  });
+
+  it("writes the falling pair, whose acceptance falls with the sweep's context as in TypeScript", () => {
+    const made = bench("make-models", tmp.dir, "--shape", "tiny", "--kind", "falling", "--type", "f32");
+    assert.equal(made.status, 0, made.stderr);
+    const [target, draft] = made.stdout.trim().split("\n");
+    const r = bench(
+      ...["run", "--target", target, "--draft", draft, "--tokens", "24", "--threads", "1", "--flash-attn", "off", "--ctx", "8192"],
+      ...["--context-sweep", "512,7000", "--json"],
+    );
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const sweep = JSON.parse(r.stdout.trim().split("\n").at(-1)!).sweep;
+    assert.deepEqual(
+      sweep.map((p: { context: number; acceptance: number }) => [p.context, p.acceptance]),
+      [
+        [512, 1],
+        [7000, 0],
+      ],
+      "every letter known below 1024 tokens, none past 6912",
+    );
+    const q8 = bench("make-models", tmp.dir, "--shape", "tiny", "--kind", "falling", "--type", "q8_0");
+    assert.match(q8.stderr, /the falling pair of shape tiny needs --type f32/);
+  });
+
   it("explains its usage", () => {
     const r = bench("run", "--target", "x");
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /usage:\n  dflash-bench make-models/);
+    assert.match(r.stderr, /usage:\n {2}dflash-bench make-models/);
     assert.match(bench("make-models", tmp.dir, "--shape", "huge").stderr, /unknown shape 'huge'/);
   });
 });

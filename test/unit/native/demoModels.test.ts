@@ -71,7 +71,11 @@ describe("demo models", { timeout: 120_000 }, () => {
         }
         assert.ok(readFileSync(seen[0].files.target).equals(bytes.target));
         assert.ok(readFileSync(seen[0].files.draft).equals(bytes.draft));
-        assert.deepEqual(readdirSync(dir).sort(), ["demo-random-draft.gguf", "demo-random-target.gguf", "random.json"], "no temporary file is left behind");
+        assert.deepEqual(
+          readdirSync(dir).sort(),
+          ["demo-random-draft.gguf", "demo-random-target.gguf", "random.json"],
+          "no temporary file is left behind",
+        );
       }
     } finally {
       for (const c of creators) c.end();

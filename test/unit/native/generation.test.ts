@@ -41,7 +41,12 @@ describe("generation", () => {
     const forced = await engine.generate(prompt, { maxTokens: 8, temperature: 0.8, seed: 1, logitBias: { 300: 100 } });
     assert.deepEqual(forced.tokens, Array(8).fill(300));
     const greedy = await engine.generate(prompt, { maxTokens: 20, temperature: 0, ignoreEos: true });
-    const banned = await engine.generate(prompt, { maxTokens: 20, temperature: 0, ignoreEos: true, logitBias: { [greedy.tokens[0]]: -Infinity } });
+    const banned = await engine.generate(prompt, {
+      maxTokens: 20,
+      temperature: 0,
+      ignoreEos: true,
+      logitBias: { [greedy.tokens[0]]: -Infinity },
+    });
     assert.ok(!banned.tokens.includes(greedy.tokens[0]));
     await assert.rejects(engine.generate(prompt, { maxTokens: 2, logitBias: { 99999: 1 } }), /logit bias for token 99999/);
   });
@@ -52,13 +57,22 @@ describe("generation", () => {
     it(`${mode}: stops at a stop string spanning tokens, holding it back from the stream`, async () => {
       const engine = await constructedEngine();
       const events: TokenEvent[] = [];
-      const r = await engine.generate(cycle, { maxTokens: 100, temperature: 0, stop: ["zz", "mno"], speculative, onToken: (e) => events.push(e) });
+      const r = await engine.generate(cycle, {
+        maxTokens: 100,
+        temperature: 0,
+        stop: ["zz", "mno"],
+        speculative,
+        onToken: (e) => events.push(e),
+      });
       assert.equal(r.stopReason, "stop");
       assert.equal(r.stopString, "mno");
       assert.equal(r.text, "ghijkl");
       assert.equal(events.map((e) => e.text).join(""), r.text, "the stream is the text, nothing of the stop string");
       assert.ok(events.every((e) => !e.text.includes("m")));
-      assert.deepEqual(events.map((e) => e.token), r.tokens);
+      assert.deepEqual(
+        events.map((e) => e.token),
+        r.tokens,
+      );
     });
 
     it(`${mode}: stops at max tokens, streaming every token once`, async () => {
@@ -74,9 +88,20 @@ describe("generation", () => {
     it(`${mode}: follows a GBNF grammar and a JSON schema`, async () => {
       const engine = await randomEngine();
       const prompt = randomPrompt(21, 12);
-      const g = await engine.generate(prompt, { maxTokens: 20, temperature: 0.8, seed: 2, grammar: 'root ::= ("yes" | "no") "!"', speculative });
+      const g = await engine.generate(prompt, {
+        maxTokens: 20,
+        temperature: 0.8,
+        seed: 2,
+        grammar: 'root ::= ("yes" | "no") "!"',
+        speculative,
+      });
       assert.match(g.text, /^(yes|no)!$/);
-      const schema = { type: "object", properties: { n: { type: "integer" }, ok: { type: "boolean" } }, required: ["n", "ok"], additionalProperties: false };
+      const schema = {
+        type: "object",
+        properties: { n: { type: "integer" }, ok: { type: "boolean" } },
+        required: ["n", "ok"],
+        additionalProperties: false,
+      };
       const j = await engine.generate(prompt, { maxTokens: 60, temperature: 0.8, seed: 3, jsonSchema: schema, speculative });
       const value = JSON.parse(j.text);
       assert.equal(typeof value.n, "number");
@@ -89,7 +114,11 @@ describe("generation", () => {
     for (const seed of [1, 2, 3]) {
       let streamed = "";
       const r = await engine.generate(randomPrompt(seed, 8, 380), {
-        maxTokens: 60, temperature: 1, seed, stop: ["e t", "\n\n"], onToken: (e) => (streamed += e.text),
+        maxTokens: 60,
+        temperature: 1,
+        seed,
+        stop: ["e t", "\n\n"],
+        onToken: (e) => (streamed += e.text),
       });
       assert.equal(streamed, r.text, `seed ${seed}`);
     }

@@ -35,7 +35,7 @@ describe("loading", () => {
     assert.equal(info.bosText, "<|endoftext|>");
     assert.equal(info.addBos, false);
     assert.match(info.chatTemplate, /<\|im_start\|>/);
-    assert.deepEqual(info.draft, { name: "random test draft", layers: 1, blockSize: 16, draftMax: 15 });
+    assert.deepEqual(info.draft, { name: "random test draft", layers: 1, blockSize: 16, draftMax: 15, draftAdaptive: true, window: 0 });
     assert.equal(info.backend.kind, "cpu");
     assert.ok(info.backend.devices.some((d) => d.type === "cpu"));
     for (const stage of ["target", "draft"]) {
@@ -123,6 +123,9 @@ describe("loading", () => {
     assert.match((await loadError({ target: randomPair(1).target, cacheTypeK: "q9" })).message, /unsupported KV cache type 'q9'/);
     await assert.rejects(Engine.load({ target: randomPair(1).target, contextSize: 2 }), /contextSize/);
     const c = constructedPair();
-    assert.match((await loadError({ target: c.target, flashAttention: "sometimes" as "on" })).message, /flash attention must be auto, on or off/);
+    assert.match(
+      (await loadError({ target: c.target, flashAttention: "sometimes" as "on" })).message,
+      /flash attention must be auto, on or off/,
+    );
   });
 });

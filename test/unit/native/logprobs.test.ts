@@ -40,9 +40,15 @@ describe("logprobs", () => {
     const prompt = randomPrompt(2, 20);
     const greedy = await engine.generate(prompt, { maxTokens: 1, temperature: 0, logprobs: { top: 8 } });
     const hot = await engine.generate(prompt, { maxTokens: 1, temperature: 2, topK: 3, seed: 5, logprobs: { top: 8 } });
-    assert.deepEqual(hot.logprobs![0].top.map((t) => t.token), greedy.logprobs![0].top.map((t) => t.token));
+    assert.deepEqual(
+      hot.logprobs![0].top.map((t) => t.token),
+      greedy.logprobs![0].top.map((t) => t.token),
+    );
     hot.logprobs![0].top.forEach((t, i) => assert.ok(close(t.logprob, greedy.logprobs![0].top[i].logprob)));
-    assert.ok(greedy.logprobs![0].top.slice(0, 3).some((t) => t.token === hot.tokens[0]), "top-k 3 sampled one of the three most likely");
+    assert.ok(
+      greedy.logprobs![0].top.slice(0, 3).some((t) => t.token === hot.tokens[0]),
+      "top-k 3 sampled one of the three most likely",
+    );
   });
 
   it("DFlash gives the same figures as plain decoding, and the stream the same as the result", async () => {
@@ -56,10 +62,16 @@ describe("logprobs", () => {
     assert.ok(dflash.stats.draftSteps > 0);
     assert.deepEqual(dflash.tokens, plain.tokens);
     dflash.logprobs!.forEach((lp, i) => {
-      assert.deepEqual(lp.top.map((t) => t.token), plain.logprobs![i].top.map((t) => t.token));
+      assert.deepEqual(
+        lp.top.map((t) => t.token),
+        plain.logprobs![i].top.map((t) => t.token),
+      );
       assert.ok(close(lp.logprob, plain.logprobs![i].logprob), `token ${i}: ${lp.logprob} vs ${plain.logprobs![i].logprob}`);
     });
-    assert.deepEqual(events.filter((e) => e.token !== null).map((e) => e.logprobs), dflash.logprobs);
+    assert.deepEqual(
+      events.filter((e) => e.token !== null).map((e) => e.logprobs),
+      dflash.logprobs,
+    );
   });
 
   it("top is at most 20", async () => {

@@ -1,4 +1,5 @@
-// DFlash must never change the output: the target verifies every drafted token.
+// DFlash must never change the output: the target verifies every drafted token. Full blocks here, so that
+// every step verifies a draft (adaptiveDraft.test.ts covers the controller's choices).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { constructedPair, loadEngine, randomPair, randomPrompt } from "../../helpers/native";
@@ -8,7 +9,7 @@ describe("DFlash is lossless", () => {
     let steps = 0;
     for (const modelSeed of [1, 2, 3]) {
       const pair = randomPair(modelSeed);
-      const engine = await loadEngine({ target: pair.target, draft: pair.draft });
+      const engine = await loadEngine({ target: pair.target, draft: pair.draft, draftAdaptive: false });
       for (let p = 0; p < 6; p++) {
         const prompt = randomPrompt(modelSeed * 100 + p, 5 + p * 9);
         const maxTokens = 24 + p * 11;
@@ -26,7 +27,7 @@ describe("DFlash is lossless", () => {
 
   it("matches plain decoding with sampling for the same seed", async () => {
     const pair = randomPair(4);
-    const engine = await loadEngine({ target: pair.target, draft: pair.draft });
+    const engine = await loadEngine({ target: pair.target, draft: pair.draft, draftAdaptive: false });
     for (const seed of [1, 7, 42, 1234]) {
       const prompt = randomPrompt(seed, 12);
       const opts = { maxTokens: 40, temperature: 0.9, topK: 20, topP: 0.9, minP: 0.02, seed, ignoreEos: true };
@@ -38,7 +39,7 @@ describe("DFlash is lossless", () => {
 
   it("matches plain decoding on the constructed pair, where drafts are accepted once the output has cycled", async () => {
     const pair = constructedPair();
-    const engine = await loadEngine({ target: pair.target, draft: pair.draft });
+    const engine = await loadEngine({ target: pair.target, draft: pair.draft, draftAdaptive: false });
     for (let p = 0; p < 4; p++) {
       const prompt = randomPrompt(p, 30 + p * 7);
       const plain = await engine.generate(prompt, { maxTokens: 100, temperature: 0, speculative: false, ignoreEos: true });

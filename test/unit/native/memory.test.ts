@@ -10,8 +10,13 @@ describe("memory", () => {
     const run = async (i: number) => {
       let streamed = 0;
       await engine.generate(randomPrompt(i, 20 + (i % 30)), {
-        maxTokens: 24, temperature: 0.7, seed: i, speculative: i % 2 === 0, stop: ["xyz"],
-        grammar: i % 5 === 0 ? 'root ::= [a-z ]+ "."' : undefined, onToken: (e) => (streamed += e.text.length),
+        maxTokens: 24,
+        temperature: 0.7,
+        seed: i,
+        speculative: i % 2 === 0,
+        stop: ["xyz"],
+        grammar: i % 5 === 0 ? 'root ::= [a-z ]+ "."' : undefined,
+        onToken: (e) => (streamed += e.text.length),
       });
       await engine.tokenize(chat.prompt);
     };

@@ -24,7 +24,10 @@ describe("prompt cache", () => {
     assert.ok(next.stats.cachedTokens / next.stats.promptTokens >= 0.95, `${next.stats.cachedTokens} of ${next.stats.promptTokens} cached`);
     assert.equal(next.stats.promptRestored, next.stats.cachedTokens);
     const without = await interleave(await loadEngine({ target: pair.target }));
-    assert.ok(without.stats.cachedTokens / without.stats.promptTokens < 0.05, `${without.stats.cachedTokens} of ${without.stats.promptTokens} cached`);
+    assert.ok(
+      without.stats.cachedTokens / without.stats.promptTokens < 0.05,
+      `${without.stats.cachedTokens} of ${without.stats.promptTokens} cached`,
+    );
     assert.equal(without.stats.promptRestored, 0);
   });
 
@@ -44,7 +47,10 @@ describe("prompt cache", () => {
     assert.ok(main.lastUsedMs >= before && main.lastUsedMs <= Date.now());
     // back to main: main leaves the list (it is in the context again) and the side conversation takes its place
     await engine.generate([...MAIN, 1, 2, 3], { maxTokens: 4, temperature: 0, ignoreEos: true });
-    assert.deepEqual(engine.promptCache().entries.map((e) => e.tokens), [SIDE.length + 3]);
+    assert.deepEqual(
+      engine.promptCache().entries.map((e) => e.tokens),
+      [SIDE.length + 3],
+    );
   });
 
   it("evicts the least recently used conversations to stay within the budget", async () => {
@@ -53,8 +59,14 @@ describe("prompt cache", () => {
     const convs = [1, 2, 3].map((seed) => randomPrompt(seed, 1100));
     for (const c of convs) await engine.generate(c, { maxTokens: 1, temperature: 0 });
     const info = engine.promptCache();
-    assert.deepEqual(info.entries.map((e) => e.tokens), [1100]);
-    assert.ok(info.usedBytes <= info.budgetBytes && 2 * info.usedBytes > info.budgetBytes, `${info.usedBytes} of ${info.budgetBytes} bytes`);
+    assert.deepEqual(
+      info.entries.map((e) => e.tokens),
+      [1100],
+    );
+    assert.ok(
+      info.usedBytes <= info.budgetBytes && 2 * info.usedBytes > info.budgetBytes,
+      `${info.usedBytes} of ${info.budgetBytes} bytes`,
+    );
     // the newest saved one comes back (the third is saved in its place); the oldest went
     const again = await engine.generate([...convs[1], 7], { maxTokens: 1, temperature: 0 });
     assert.equal(again.stats.promptRestored, 1100);
@@ -64,8 +76,14 @@ describe("prompt cache", () => {
 
   it("DFlash after a switch: output equal to plain decoding, and drafts as without the side request", async () => {
     const pair = constructedPair();
-    const switched = await interleave(await loadEngine({ target: pair.target, draft: pair.draft, cacheRamMiB: 64 }), { speculative: true });
-    const straight = await interleave(await loadEngine({ target: pair.target, draft: pair.draft }), { speculative: true, side: false });
+    // full blocks, so that both runs draft the same positions whatever the step costs
+    const switched = await interleave(await loadEngine({ target: pair.target, draft: pair.draft, cacheRamMiB: 64, draftAdaptive: false }), {
+      speculative: true,
+    });
+    const straight = await interleave(await loadEngine({ target: pair.target, draft: pair.draft, draftAdaptive: false }), {
+      speculative: true,
+      side: false,
+    });
     const plain = await interleave(await loadEngine({ target: pair.target, draft: pair.draft, cacheRamMiB: 64 }), { speculative: false });
     assert.deepEqual(switched.tokens, plain.tokens);
     assert.deepEqual(switched.tokens, straight.tokens);

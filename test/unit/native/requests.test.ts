@@ -13,7 +13,11 @@ describe("requests", () => {
       const ac = new AbortController();
       let seen = 0;
       const r = await engine.generate(randomPrompt(1, 10), {
-        maxTokens: 1000, temperature: 0, ignoreEos: true, speculative, signal: ac.signal,
+        maxTokens: 1000,
+        temperature: 0,
+        ignoreEos: true,
+        speculative,
+        signal: ac.signal,
         onToken: () => ++seen === 3 && ac.abort(),
       });
       assert.equal(r.stopReason, "abort");
@@ -106,9 +110,14 @@ describe("requests", () => {
     it(`${speculative ? "DFlash" : "plain"}: a grammar that is complete while the end of generation is banned is an invalid_argument`, async () => {
       const engine = await loadEngine({ ...randomPair(6) });
       for (const constraint of [{ grammar: 'root ::= "ab"' }, { jsonSchema: { type: "boolean" } }]) {
-        const e = await engine.generate(randomPrompt(50, 8), { maxTokens: 40, ignoreEos: true, speculative, ...constraint }).catch((x) => x);
+        const e = await engine
+          .generate(randomPrompt(50, 8), { maxTokens: 40, ignoreEos: true, speculative, ...constraint })
+          .catch((x) => x);
         assert.equal(e.code, "invalid_argument", String(e));
-        assert.match(e.message, /^the grammar is complete but the end of generation is banned \(ignore_eos or a logit bias\): Unexpected empty grammar stack/);
+        assert.match(
+          e.message,
+          /^the grammar is complete but the end of generation is banned \(ignore_eos or a logit bias\): Unexpected empty grammar stack/,
+        );
       }
       const ok = await engine.generate(randomPrompt(50, 8), { maxTokens: 40, temperature: 0, grammar: 'root ::= "ab"', speculative });
       assert.deepEqual([ok.text, ok.stopReason], ["ab", "eos"], "the engine keeps working, and a grammar that may end ends");

@@ -7,14 +7,15 @@ import { join } from "node:path";
 import { describe, it, type TestOptions } from "node:test";
 import { loadBackend } from "../../../native/engine/backend";
 import { ChatTemplate, renderTemplate } from "../../../native/engine/chat";
-import { EngineError, TemplateLimitError } from "../../../native/engine/errors";
+import { EngineError, TemplateLimitError, TemplateRefusedError } from "../../../native/engine/errors";
 import type { NativeChatTemplates } from "../../../native/engine/native";
-import { requestContexts, type TemplateInputs } from "../../../native/engine/templateGuard/chatLayerContext";
+import { requestContexts, type TemplateInputs } from "../../../server/src/analysis";
+import { GuardProcess } from "../../../native/engine/templateGuard/guardProcess";
 import { servedTemplates } from "../../../native/engine/templateGuard/servedTemplates";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { probeCaps } from "../../../server/src/analysis/caps/capsProbe";
 import { llamacpp_0_5_0 } from "../../../server/src/dialects/llamacpp-v0.5.0";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { copyWithMetadata, setChatTemplate } from "../../../server/src/gguf/copy";
 import { render } from "../../../server/src/interpreter/render";
 import { corpusDir } from "../../helpers/corpus";
@@ -35,8 +36,29 @@ const ON_REQUEST =
   "{% if m.content == 'loop' %}{% for i in range(10000000000) %}{% endfor %}{% elif m.content == 'recurse' %}{{ f(0) }}{% endif %}" +
   "<{{ m.role }}>{{ m.content }}{% endfor %}";
 
+/** Our port does not reproduce assigning to `loop`: what follows it went unchecked, and llama.cpp ran it. */
+const LOOP_X = "{% for i in [1] %}{% set loop.x = 1 %}{% endfor %}";
+/** SIGFPE in llama.cpp, the divisor from the last user message ("div:0"). */
+const DIVISOR_FROM_USER =
+  "{% for m in messages %}{% if m.content.startswith('div:') %}{{ 4 is divisibleby(m.content[4:]|int) }}{% endif %}" +
+  "<{{ m.role }}>{{ m.content }}{% endfor %}";
+
+async function refused(p: Promise<unknown>, line: number, column: number, what: RegExp): Promise<void> {
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
+  assert.ok(e instanceof TemplateRefusedError, String(e));
+  assert.deepEqual([e.code, e.line, e.column], ["template_refused", line, column], e.message);
+  assert.match(e.message, new RegExp(`^chat template refused at line ${line}, column ${column}: `));
+  assert.match(e.message, what);
+}
+
 async function refusal(p: Promise<unknown>): Promise<TemplateLimitError> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   assert.ok(e instanceof TemplateLimitError, String(e));
   assert.equal(e.code, "template_limit");
   return e;
@@ -44,20 +66,42 @@ async function refusal(p: Promise<unknown>): Promise<TemplateLimitError> {
 
 function limitAt(e: TemplateLimitError, limit: TemplateLimitError["limit"], line: number, column: number, what: RegExp) {
   assert.deepEqual([e.limit, e.line, e.column], [limit, line, column], e.message);
-  assert.match(e.message, new RegExp(`^chat template exceeds the ${limit === "steps" ? "step" : limit} limit at line ${line}, column ${column}: `));
+  assert.match(
+    e.message,
+    new RegExp(`^chat template exceeds the ${limit === "steps" ? "step" : limit} limit at line ${line}, column ${column}: `),
+  );
   assert.match(e.message, what);
 }
 
 describe("template guard", () => {
   it("refuses a recursive macro and a huge loop at ChatTemplate.fromSource, in llama.cpp's capability probe", bounded, async () => {
-    limitAt(await refusal(ChatTemplate.fromSource(RECURSIVE)), "recursion", 1, 20, /macro calls nested deeper than 200 \(rendering llama\.cpp's capability probe typed_content\)/);
-    limitAt(await refusal(ChatTemplate.fromSource(RANGE)), "steps", 1, 13, /step budget of \d+ exceeded \(rendering llama\.cpp's capability probe typed_content\)/);
+    limitAt(
+      await refusal(ChatTemplate.fromSource(RECURSIVE)),
+      "recursion",
+      1,
+      20,
+      /macro calls nested deeper than 200 \(rendering llama\.cpp's capability probe typed_content\)/,
+    );
+    limitAt(
+      await refusal(ChatTemplate.fromSource(RANGE)),
+      "steps",
+      1,
+      13,
+      /step budget of \d+ exceeded \(rendering llama\.cpp's capability probe typed_content\)/,
+    );
     limitAt(await refusal(ChatTemplate.fromSource(NESTED)), "nesting", 1, 5003, /it nests too deeply to parse; /);
   });
 
   it("refuses a request that makes the template run away, with the line and column, and serves the next one", bounded, async () => {
     const t = await ChatTemplate.fromSource(ON_REQUEST);
-    const apply = (content: string) => t.apply({ messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "ok" }, { role: "user", content }] });
+    const apply = (content: string) =>
+      t.apply({
+        messages: [
+          { role: "user", content: "hi" },
+          { role: "assistant", content: "ok" },
+          { role: "user", content },
+        ],
+      });
     limitAt(await refusal(apply("loop")), "steps", 1, 108, /\(rendering the request\)/);
     limitAt(await refusal(apply("recurse")), "recursion", 1, 20, /\(rendering the request\)/);
     assert.equal((await apply("again")).prompt, "<user>hi<assistant>ok<user>again");
@@ -67,16 +111,110 @@ describe("template guard", () => {
     limitAt(await refusal(renderTemplate(RECURSIVE, {})), "recursion", 1, 20, /\(rendering the template variables\)/);
     limitAt(await refusal(renderTemplate(RANGE, {})), "steps", 1, 13, /\(rendering the template variables\)/);
     limitAt(await refusal(renderTemplate(NESTED, {})), "nesting", 1, 5003, /nests too deeply/);
-    const huge = "{% set s = 'x' * 1000000 %}{% for i in range(n) %}{{ s }}{% endfor %}";
-    limitAt(await refusal(renderTemplate(huge, { n: 100 })), "output", 1, 51, /output exceeds the limit of \d+ characters/);
+    // one string of a million characters (`'x' * 1000000` is a million parts in llama.cpp, each printed with its
+    // provenance: that reaches the memory limit before the output limit)
+    const huge = "{% set s = ('x' * 1000)|replace('x', 'x' * 1000) %}{% for i in range(n) %}{{ s }}{% endfor %}";
+    limitAt(await refusal(renderTemplate(huge, { n: 100 })), "output", 1, 75, /output exceeds the limit of \d+ characters/);
     assert.equal((await renderTemplate(huge, { n: 2 })).length, 2_000_000);
+  });
+
+  it("refuses what follows a construct it does not reproduce instead of passing it through unchecked", bounded, async () => {
+    for (const after of [RECURSIVE, RANGE]) {
+      const why =
+        /assigning to a loop attribute is not reproduced \(rendering llama\.cpp's capability probe typed_content\); the template guard cannot vouch/;
+      await refused(ChatTemplate.fromSource(LOOP_X + after), 1, 19, why);
+      await refused(renderTemplate(LOOP_X + after, {}), 1, 19, /\(rendering the template variables\)/);
+    }
+  });
+
+  it(
+    "refuses divisibleby(0), which crashes llama.cpp, at its node: in the template, and with the divisor from a request",
+    bounded,
+    async () => {
+      await refused(
+        ChatTemplate.fromSource("{{ 4 is divisibleby(0) }}"),
+        1,
+        4,
+        /divisibleby\(0\) crashes llama\.cpp \(SIGFPE\) \(rendering llama\.cpp's capability probe/,
+      );
+      await refused(renderTemplate("{{ 4 is divisibleby(n) }}", { n: 0 }), 1, 4, /\(rendering the template variables\)/);
+      const t = await ChatTemplate.fromSource(DIVISOR_FROM_USER);
+      const apply = (content: string) => t.apply({ messages: [{ role: "user", content }] });
+      await refused(apply("div:0"), 1, 64, /divisibleby\(0\) crashes llama\.cpp \(SIGFPE\) \(rendering the request\)/);
+      assert.equal((await apply("div:2")).prompt, "True<user>div:2");
+    },
+  );
+
+  it("refuses a range whose int64 counter wraps, which llama.cpp never ends, at the step limit", bounded, async () => {
+    const wraps = "{{ range(-9223372036854775807 - 1, 9223372036854775807, 9223372036854775807)|list }}";
+    limitAt(await refusal(renderTemplate(wraps, {})), "steps", 1, 4, /\(rendering the template variables\)/);
+    assert.equal(
+      await renderTemplate("{{ range(9223372036854775805, 9223372036854775807)|join(',') }}", {}),
+      "9223372036854775805,9223372036854775806",
+    );
+  });
+
+  it(
+    "runs in a process of its own: a render that exhausts the guard's memory is refused, and the next check gets a fresh process",
+    bounded,
+    async () => {
+      // within every limit but the heap: one string of 60 million two-byte characters (120 MB), built in one
+      // go where no limit is measured (the output limit grows with the 2 MB input; many values, each within it,
+      // end at the memory limit instead, see valueBounds.test.ts)
+      const big = "{% set s = ('日' * 1000)|replace('日', ('日' * 1000)|replace('日', '日' * n)) %}{{ s|length }}";
+      const guard = new GuardProcess(128);
+      const check = (n: number) =>
+        guard.check({ op: "render", source: big, json: JSON.stringify({ n, pad: "x".repeat(2_000_000) }) }, "the template variables");
+      const e = await check(60).then(
+        () => null,
+        (x: unknown) => x,
+      );
+      assert.ok(e instanceof TemplateRefusedError, String(e));
+      assert.match(
+        e.message,
+        /^chat template refused: the template guard could not check it: it exhausted the guard's memory \(128 MiB\) or aborted it \(rendering the template variables\); /,
+      );
+      await check(2);
+      assert.equal(guard.started, 2);
+    },
+  );
+
+  it("a check past the guard's time limit is refused, and its process replaced", bounded, async () => {
+    // 50 ms: less than the guard's process takes to start, so every check here runs out of time
+    const guard = new GuardProcess(128, 50);
+    const check = () => guard.check({ op: "render", source: "{{ 1 }}", json: "{}" }, "the template variables");
+    for (let i = 1; i <= 2; i++) {
+      const e = await check().then(
+        () => null,
+        (x: unknown) => x,
+      );
+      assert.ok(e instanceof TemplateRefusedError, String(e));
+      assert.match(e.message, /could not check it: it took longer than 0\.05 s/);
+      assert.equal(guard.started, i);
+    }
+  });
+
+  it("refuses a value bomb, which aborted V8 in process, and goes on", bounded, async () => {
+    const bomb = "{% set ns = namespace(s=[1]) %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s|length }}";
+    const e = await ChatTemplate.fromSource(bomb).then(
+      () => null,
+      (x: unknown) => x,
+    );
+    assert.ok(e instanceof TemplateRefusedError || e instanceof TemplateLimitError, String(e));
+    assert.equal(await renderTemplate("{{ n + 1 }}", { n: 1 }), "2");
   });
 
   it("refuses input nested deeper than it can check, as an invalid argument", bounded, async () => {
     const deep = (n: number): unknown => JSON.parse("[".repeat(n) + "]".repeat(n));
     const e = await renderTemplate("{{ x | length }}", { x: deep(1500) }).catch((x: Error) => x);
     assert.ok(e instanceof EngineError && !(e instanceof TemplateLimitError), String(e));
-    assert.deepEqual([e.code, e.message], ["invalid_argument", "values in the template variables nest 1501 levels deep; a chat template is checked against at most 1000 levels"]);
+    assert.deepEqual(
+      [e.code, e.message],
+      [
+        "invalid_argument",
+        "values in the template variables nest 1501 levels deep; a chat template is checked against at most 1000 levels",
+      ],
+    );
     assert.equal(await renderTemplate("{{ x | length }}", { x: deep(900) }), "1");
   });
 
@@ -97,10 +235,16 @@ describe("template guard", () => {
     const scenarios = JSON.parse(readFileSync(corpusDir("scenarios.json"), "utf8")) as Record<string, Record<string, unknown>>;
     // pairs whose messages a hand-written handler of llama.cpp's reshapes before rendering (an outdated Gemma 4
     // template's tool responses, Magistral's reasoning): the guard renders them as they came
-    const reshaped = new Set(["google-gemma-4-31B-it-interleaved × tool-call-roundtrip", "google-gemma-4-31B-it-interleaved × parallel-tool-calls",
-      "google-gemma-4-31B-it-interleaved × string-arguments", "unsloth-mistral-Devstral-Small-2507 × reasoning"]);
+    const reshaped = new Set([
+      "google-gemma-4-31B-it-interleaved × tool-call-roundtrip",
+      "google-gemma-4-31B-it-interleaved × parallel-tool-calls",
+      "google-gemma-4-31B-it-interleaved × string-arguments",
+      "unsloth-mistral-Devstral-Small-2507 × reasoning",
+    ]);
     let same = 0;
-    for (const f of readdirSync(corpusDir("templates")).filter((x) => x.endsWith(".jinja")).sort()) {
+    for (const f of readdirSync(corpusDir("templates"))
+      .filter((x) => x.endsWith(".jinja"))
+      .sort()) {
       const text = readFileSync(corpusDir("templates", f), "utf8");
       const t = await ChatTemplate.fromSource(text, { bos: "<|bos|>", eos: "<|eos|>" });
       const native = (await addon.createChatTemplates(text, "<|bos|>", "<|eos|>")) as NativeChatTemplates;
@@ -108,7 +252,10 @@ describe("template guard", () => {
       const doc = new TemplateDocument(served);
       const caps = probeCaps(doc, dialect).caps;
       for (const [scenario, request] of Object.entries(scenarios)) {
-        const prompt = await t.apply(request as never).then((p) => p.prompt, (e: Error) => e);
+        const prompt = await t.apply(request as never).then(
+          (p) => p.prompt,
+          (e: Error) => e,
+        );
         if (prompt instanceof Error) {
           assert.ok(!(prompt instanceof TemplateLimitError), `${f} × ${scenario}: ${prompt.message}`);
           continue;

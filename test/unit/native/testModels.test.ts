@@ -41,7 +41,11 @@ describe("test models", () => {
     assert.ok(!readFileSync(a.target).equals(readFileSync(c.target)));
     const draft = readGGUFHeader(a.draft);
     assert.deepEqual(draft.metadata.get("dflash.target_layers"), { type: ValueType.ARRAY, itemType: ValueType.INT32, value: [1, 3] });
-    assert.equal(draft.tensors.some((t) => t.name === "token_embd.weight" || t.name === "output.weight"), false, "the draft borrows the target's");
+    assert.equal(
+      draft.tensors.some((t) => t.name === "token_embd.weight" || t.name === "output.weight"),
+      false,
+      "the draft borrows the target's",
+    );
   });
 
   it("cache the demo pair and say that its weights are random", () => {

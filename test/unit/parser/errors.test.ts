@@ -20,7 +20,10 @@ describe("syntax errors: exact ranges, clear messages, and recovery", () => {
     assert.equal(p.line, 2);
     assert.equal(p.text, "{% for m in messages %}");
     assert.equal(p.code, "syntax/unclosed-block");
-    assert.match(p.message, /Unexpected end of template\. Jinja was looking for the following tags: 'endfor' or 'else'\. The innermost block that needs to be closed is 'for' \(opened at line 2\)/);
+    assert.match(
+      p.message,
+      /Unexpected end of template\. Jinja was looking for the following tags: 'endfor' or 'else'\. The innermost block that needs to be closed is 'for' \(opened at line 2\)/,
+    );
   });
 
   it("a nesting mistake closes the inner block with an error and keeps the outer one", () => {
@@ -30,7 +33,10 @@ describe("syntax errors: exact ranges, clear messages, and recovery", () => {
     assert.equal(ps[0].code, "syntax/unclosed-block");
     assert.match(ps[0].message, /Unexpected 'endfor' at line 4: the 'if' block opened here is not closed/);
     const r = parse("{% for x in y %}{% if x %}{% endfor %}{{ after }}");
-    assert.deepEqual(r.template.body.map((s) => s.kind), ["For", "Output"]);
+    assert.deepEqual(
+      r.template.body.map((s) => s.kind),
+      ["For", "Output"],
+    );
   });
 
   it("a stray end tag is an unknown tag", () => {
@@ -45,17 +51,26 @@ describe("syntax errors: exact ranges, clear messages, and recovery", () => {
     const [p] = problems("{% if a %}\n{% frobnicate %}\n{% endif %}");
     assert.equal(p.line, 2);
     assert.equal(p.code, "syntax/unknown-tag");
-    assert.match(p.message, /Encountered unknown tag 'frobnicate'\. Jinja was looking for the following tags: 'elif' or 'else' or 'endif'\. The innermost block that needs to be closed is 'if' \(opened at line 1\)\./);
+    assert.match(
+      p.message,
+      /Encountered unknown tag 'frobnicate'\. Jinja was looking for the following tags: 'elif' or 'else' or 'endif'\. The innermost block that needs to be closed is 'if' \(opened at line 1\)\./,
+    );
   });
 
   it("several broken tags each get their own error and the rest still parses", () => {
     const src = "{{ x + }}\n{% for in y %}\n{{ ok }}\n{% endfor %}\n{{ 'unterminated }}\n{% if %}{% endif %}\n{{ fine }}";
     const ps = problems(src);
-    assert.deepEqual(ps.map((p) => p.line), [1, 2, 5, 6]);
+    assert.deepEqual(
+      ps.map((p) => p.line),
+      [1, 2, 5, 6],
+    );
     assert.equal(ps[0].text, "}}");
     assert.equal(ps[2].code, "syntax/unterminated-string");
     const r = parse(src);
-    assert.deepEqual(r.template.body.filter((s) => s.kind !== "Text").map((s) => s.kind), ["ErrorStmt", "For", "Output", "If", "Output"]);
+    assert.deepEqual(
+      r.template.body.filter((s) => s.kind !== "Text").map((s) => s.kind),
+      ["ErrorStmt", "For", "Output", "If", "Output"],
+    );
   });
 
   it("an unclosed tag ends at the next tag start", () => {

@@ -6,7 +6,11 @@ import { sexpr } from "../../helpers/sexpr";
 
 function only<K extends A.Stmt["kind"]>(src: string, kind: K): Extract<A.Stmt, { kind: K }> {
   const r = parse(src);
-  assert.deepEqual(r.problems.filter((p) => p.severity === "error"), [], `problems in ${src}`);
+  assert.deepEqual(
+    r.problems.filter((p) => p.severity === "error"),
+    [],
+    `problems in ${src}`,
+  );
   const stmts = r.template.body.filter((s) => s.kind !== "Text");
   assert.equal(stmts.length, 1, `one statement in ${src}`);
   assert.equal(stmts[0].kind, kind);
@@ -16,7 +20,10 @@ function only<K extends A.Stmt["kind"]>(src: string, kind: K): Extract<A.Stmt, {
 describe("statements", () => {
   it("if / elif / else", () => {
     const s = only("{% if a %}A{% elif b %}B{% elif c %}C{% else %}D{% endif %}", "If");
-    assert.deepEqual(s.branches.map((b) => sexpr(b.test)), ["a", "b", "c"]);
+    assert.deepEqual(
+      s.branches.map((b) => sexpr(b.test)),
+      ["a", "b", "c"],
+    );
     assert.equal((s.orElse![0] as A.Text).value, "D");
     assert.ok(s.endTag);
   });
@@ -53,9 +60,19 @@ describe("statements", () => {
   it("macro with defaults, call with caller arguments", () => {
     const m = only("{% macro render(item, sep=', ', n=1) %}{{ item }}{% endmacro %}", "Macro");
     assert.equal(m.name, "render");
-    assert.deepEqual(m.params.map((p) => [p.name, sexpr(p.default)]), [["item", "_"], ["sep", '", "'], ["n", "1"]]);
+    assert.deepEqual(
+      m.params.map((p) => [p.name, sexpr(p.default)]),
+      [
+        ["item", "_"],
+        ["sep", '", "'],
+        ["n", "1"],
+      ],
+    );
     const c = only("{% call(x) render(1) %}{{ x }}{% endcall %}", "CallBlock");
-    assert.deepEqual(c.params.map((p) => p.name), ["x"]);
+    assert.deepEqual(
+      c.params.map((p) => p.name),
+      ["x"],
+    );
     assert.equal(sexpr(c.call), "(call render 1)");
   });
 
@@ -64,7 +81,10 @@ describe("statements", () => {
     assert.equal(only("{% raw %}{{ not parsed }}{% endraw %}", "Raw").text.value, "{{ not parsed }}");
     assert.equal(only("{% generation %}{{ m }}{% endgeneration %}", "Generation").body.length, 1);
     const w = only("{% with a = 1, b = 2 %}{{ a }}{% endwith %}", "With");
-    assert.deepEqual(w.assignments.map((x) => sexpr(x.target)), ["a", "b"]);
+    assert.deepEqual(
+      w.assignments.map((x) => sexpr(x.target)),
+      ["a", "b"],
+    );
     const f = only("{% for x in y %}{% if x %}{% break %}{% else %}{% continue %}{% endif %}{% endfor %}", "For");
     const inner = f.body[0] as A.If;
     assert.equal(inner.branches[0].body[0].kind, "Break");
@@ -73,7 +93,10 @@ describe("statements", () => {
 
   it("print statement and tuple output", () => {
     const r = parse("{% print a, b %}");
-    assert.deepEqual(r.template.body.map((s) => s.kind), ["Output", "Output"]);
+    assert.deepEqual(
+      r.template.body.map((s) => s.kind),
+      ["Output", "Output"],
+    );
     assert.equal(sexpr((only("{{ a, b }}", "Output") as A.Output).expr), "(tuple a b)");
   });
 
@@ -86,7 +109,11 @@ describe("statements", () => {
       "{% block body scoped %}x{% endblock body %}",
     ]) {
       const r = parse(src);
-      assert.deepEqual(r.problems.map((p) => [p.severity, p.code]), [["warning", "syntax/needs-loader"]], src);
+      assert.deepEqual(
+        r.problems.map((p) => [p.severity, p.code]),
+        [["warning", "syntax/needs-loader"]],
+        src,
+      );
     }
   });
 

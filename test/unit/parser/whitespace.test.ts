@@ -20,12 +20,39 @@ print(json.dumps(out))
 `;
 
 const PIECES = [
-  " ", "  ", "\t", "\n", "\r\n", "\r", "\n\n", "x", "ab ", " \u00a0 ", "\u2003",
-  "{% if a %}", "{%- if a %}", "{% if a -%}", "{%+ if a %}", "{% if a +%}", "{%- if a -%}",
-  "{% endif %}", "{%- endif -%}", "{%+ endif %}",
-  "{{ x }}", "{{- x }}", "{{ x -}}", "{{- x -}}", "{{+ x }}",
-  "{# c #}", "{#- c #}", "{# c -#}", "{#+ c #}", "{# c +#}",
-  "{% raw %} r {% endraw %}", "{%- raw -%}\n r \n{%- endraw -%}", "{% raw %}\n{% endraw %}\n",
+  " ",
+  "  ",
+  "\t",
+  "\n",
+  "\r\n",
+  "\r",
+  "\n\n",
+  "x",
+  "ab ",
+  " \u00a0 ",
+  "\u2003",
+  "{% if a %}",
+  "{%- if a %}",
+  "{% if a -%}",
+  "{%+ if a %}",
+  "{% if a +%}",
+  "{%- if a -%}",
+  "{% endif %}",
+  "{%- endif -%}",
+  "{%+ endif %}",
+  "{{ x }}",
+  "{{- x }}",
+  "{{ x -}}",
+  "{{- x -}}",
+  "{{+ x }}",
+  "{# c #}",
+  "{#- c #}",
+  "{# c -#}",
+  "{#+ c #}",
+  "{# c +#}",
+  "{% raw %} r {% endraw %}",
+  "{%- raw -%}\n r \n{%- endraw -%}",
+  "{% raw %}\n{% endraw %}\n",
 ];
 
 function generate(seed: number): string {
@@ -37,7 +64,9 @@ function generate(seed: number): string {
 }
 
 function ours(src: string): string[] {
-  return lex(src).tokens.filter((t) => t.type === "text" && t.value !== "").map((t) => t.value);
+  return lex(src)
+    .tokens.filter((t) => t.type === "text" && t.value !== "")
+    .map((t) => t.value);
 }
 
 describe("whitespace control matches Python Jinja2's lexer", { skip: !hasPythonJinja2() && "python3 with jinja2 is not installed" }, () => {

@@ -14,10 +14,7 @@ describe("buildContext", () => {
   it("adds the corpus bos/eos and keeps the scenario's add_generation_prompt", () => {
     const { context, defaults, problem } = buildContext(basic, DEFAULT_OPTIONS, null);
     assert.equal(problem, null);
-    assert.deepEqual(
-      [...context.keys()],
-      ["messages", "add_generation_prompt", "bos_token", "eos_token"],
-    );
+    assert.deepEqual([...context.keys()], ["messages", "add_generation_prompt", "bos_token", "eos_token"]);
     assert.deepEqual(defaults, { bosToken: "<|bos|>", eosToken: "<|eos|>", addGenerationPrompt: true, enableThinking: null });
     assert.equal(context.has("enable_thinking"), false, "enable_thinking stays unset unless someone sets it");
   });
@@ -36,10 +33,22 @@ describe("buildContext", () => {
   });
 
   it("options override the scenario; extra variables override everything", () => {
-    const options = { ...DEFAULT_OPTIONS, addGenerationPrompt: false, enableThinking: false, extraVariables: '{"bos_token": "X", "date": "1 Jan", "n": 1.0}' };
+    const options = {
+      ...DEFAULT_OPTIONS,
+      addGenerationPrompt: false,
+      enableThinking: false,
+      extraVariables: '{"bos_token": "X", "date": "1 Jan", "n": 1.0}',
+    };
     const { context } = buildContext(basic, options, null);
     const { messages: _, ...rest } = plain(context);
-    assert.deepEqual(rest, { add_generation_prompt: false, bos_token: "X", eos_token: "<|eos|>", enable_thinking: false, date: "1 Jan", n: 1.0 });
+    assert.deepEqual(rest, {
+      add_generation_prompt: false,
+      bos_token: "X",
+      eos_token: "<|eos|>",
+      enable_thinking: false,
+      date: "1 Jan",
+      n: 1.0,
+    });
   });
 
   it("extra variables that are not a JSON object are left out, with the reason", () => {
@@ -59,10 +68,17 @@ describe("contextJson", () => {
     assert.match(json, /^[\x20-\x7e]*$/);
   });
 
-  it("reads back in Python as the same values (1.0 a float, big ints exact)", { skip: !hasPythonJinja2() && "python3 is not installed" }, () => {
-    const back = runPythonJson<string[]>("import json,sys; d=json.loads(json.loads(sys.stdin.read())); print(json.dumps([repr(v) for v in d.values()]))", contextJson(ctx));
-    assert.deepEqual(back, ["1.0", "12345678901234567890", "'é\\n\\u2028'", "nan"]);
-  });
+  it(
+    "reads back in Python as the same values (1.0 a float, big ints exact)",
+    { skip: !hasPythonJinja2() && "python3 is not installed" },
+    () => {
+      const back = runPythonJson<string[]>(
+        "import json,sys; d=json.loads(json.loads(sys.stdin.read())); print(json.dumps([repr(v) for v in d.values()]))",
+        contextJson(ctx),
+      );
+      assert.deepEqual(back, ["1.0", "12345678901234567890", "'é\\n\\u2028'", "nan"]);
+    },
+  );
 });
 
 describe("scenarioFromCurrent", () => {

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { PreviewController, type ModelBinding, type PreviewHost } from "../../../client/src/preview/controller";
+import type { ModelBinding } from "../../../client/src/gguf/modelBinding";
+import { PreviewController, type PreviewHost } from "../../../client/src/preview/controller";
 import { dialectEngines, type PreviewEngine } from "../../../client/src/preview/engines/engine";
 import { realJinja2Engine } from "../../../client/src/preview/engines/realJinja2";
 import { realLlamaCppEngine } from "../../../client/src/preview/engines/realLlamaCpp";
@@ -43,10 +44,14 @@ function harness(engines: PreviewEngine[] = dialectEngines(), scenarios = BUILTI
     saveScenario: (...a) => calls.save.push(a),
     log: (m) => calls.log.push(m),
   };
-  const transport = { post: (m: HostMessage) => posted.push(m), onMessage: (l: (raw: unknown) => void) => ((listener = l), { dispose: () => {} }) };
+  const transport = {
+    post: (m: HostMessage) => posted.push(m),
+    onMessage: (l: (raw: unknown) => void) => ((listener = l), { dispose: () => {} }),
+  };
   const controller = new PreviewController({ transport, host, engines, scenarios, debounceMs, clock: () => NOW });
   live.push(controller);
-  const latest = <T extends HostMessage["type"]>(type: T) => posted.filter((m) => m.type === type).at(-1) as Extract<HostMessage, { type: T }> | undefined;
+  const latest = <T extends HostMessage["type"]>(type: T) =>
+    posted.filter((m) => m.type === type).at(-1) as Extract<HostMessage, { type: T }> | undefined;
   return {
     controller,
     posted,
@@ -65,7 +70,8 @@ function harness(engines: PreviewEngine[] = dialectEngines(), scenarios = BUILTI
   };
 }
 
-const show = (h: Harness, text: string, model: ModelBinding | null = null) => h.controller.showTemplate({ uri: "file:///t.jinja", name: "t.jinja", text, model });
+const show = (h: Harness, text: string, model: ModelBinding | null = null) =>
+  h.controller.showTemplate({ uri: "file:///t.jinja", name: "t.jinja", text, model });
 
 describe("preview controller", () => {
   it("renders the chosen scenario with every engine; the reference matches the corpus byte for byte", async () => {
@@ -74,7 +80,10 @@ describe("preview controller", () => {
     show(h, tpl);
     const s = h.state();
     assert.equal(s.scenario, "built-in:basic");
-    assert.deepEqual(s.engines.map((e) => e.id), dialectEngines().map((e) => e.id));
+    assert.deepEqual(
+      s.engines.map((e) => e.id),
+      dialectEngines().map((e) => e.id),
+    );
     assert.equal(s.engines[0].reference, true);
     const u = await h.update();
     const ref = h.engine(u, "jinja2");
@@ -90,7 +99,10 @@ describe("preview controller", () => {
     await h.update();
     const before = h.posted.length;
     h.send({ type: "ready" });
-    assert.deepEqual(h.posted.slice(before).map((m) => m.type), ["state", "update"]);
+    assert.deepEqual(
+      h.posted.slice(before).map((m) => m.type),
+      ["state", "update"],
+    );
   });
 
   it("edits re-render once after the debounce, with the latest text", async () => {
@@ -145,7 +157,8 @@ describe("preview controller", () => {
   it("options change the context: bos/eos, add_generation_prompt, enable_thinking, extra variables", async () => {
     const h = harness();
     show(h, "{{ bos_token }}|{{ eos_token }}|{{ add_generation_prompt }}|{{ enable_thinking }}|{{ x }}");
-    const out = async () => h.engine(await h.update((u) => u.version === lastVersion(h) && u.engines.every((e) => e.status !== "pending")), "jinja2").output;
+    const out = async () =>
+      h.engine(await h.update((u) => u.version === lastVersion(h) && u.engines.every((e) => e.status !== "pending")), "jinja2").output;
     assert.equal(await out(), "<|bos|>|<|eos|>|True||");
     h.send({ type: "setOption", key: "bosToken", value: "<s>" });
     h.send({ type: "setOption", key: "addGenerationPrompt", value: false });
@@ -174,7 +187,10 @@ describe("preview controller", () => {
     show(h, "x");
     h.send({ type: "showEngine", engine: "jinja2", visible: false });
     assert.equal(h.state().engines.find((e) => e.id === "jinja2")?.visible, false);
-    assert.equal((await h.update()).engines.some((e) => e.id === "jinja2"), false);
+    assert.equal(
+      (await h.update()).engines.some((e) => e.id === "jinja2"),
+      false,
+    );
     h.send({ type: "showEngine", engine: "jinja2", visible: true });
     assert.equal(h.engine(await h.update(), "jinja2").output, "x");
   });
@@ -206,7 +222,10 @@ describe("preview controller", () => {
     h.send({ type: "newScenario" });
     const [name, json] = h.calls.save[0];
     assert.equal(name, "basic-copy");
-    assert.deepEqual(JSON.parse(json), { ...JSON.parse(readFileSync(join(root, "templates/scenarios.json"), "utf8")).basic, enable_thinking: true });
+    assert.deepEqual(JSON.parse(json), {
+      ...JSON.parse(readFileSync(join(root, "templates/scenarios.json"), "utf8")).basic,
+      enable_thinking: true,
+    });
   });
 
   it("drops malformed messages with the reason and posts nothing", async () => {
@@ -245,7 +264,13 @@ describe("preview controller", () => {
     const h = harness();
     show(h, "x");
     assert.match(h.engine(await h.update(), "jinja2").tokenNote!, /^token count unavailable: no tokenizer/);
-    const model: ModelBinding = { label: "m.gguf", bosToken: "<B>", eosToken: "", specialTokens: ["<B>"], tokenizer: () => Promise.reject(new Error("vocabulary type 'xyz' is not supported")) };
+    const model: ModelBinding = {
+      label: "m.gguf",
+      bosToken: "<B>",
+      eosToken: "",
+      specialTokens: ["<B>"],
+      tokenizer: () => Promise.reject(new Error("vocabulary type 'xyz' is not supported")),
+    };
     show(h, "{{ bos_token }}x", model);
     assert.equal(h.state().tokenizer, "m.gguf");
     const u = await h.update((x) => h.engine(x, "jinja2").tokenNote !== "counting tokens…");
@@ -261,7 +286,11 @@ function lastVersion(h: Harness): number {
 }
 
 describe("preview controller with the real engines", () => {
-  const reals = () => [...dialectEngines(), realLlamaCppEngine({ command: process.execPath, args: WORKER, timeoutMs: 20_000 }), realJinja2Engine({ python: "python3", timeoutMs: 20_000 })];
+  const reals = () => [
+    ...dialectEngines(),
+    realLlamaCppEngine({ command: process.execPath, args: WORKER, timeoutMs: 20_000 }),
+    realJinja2Engine({ python: "python3", timeoutMs: 20_000 }),
+  ];
 
   it("compares real llama.cpp with the reference and marks the difference", async () => {
     const h = harness(reals());
@@ -274,7 +303,11 @@ describe("preview controller with the real engines", () => {
     assert.deepEqual(ll.diffs, [{ start: 1, end: 1, reference: "None" }]);
     assert.match(ll.note!, /^node-llama-cpp 3\.22\.1/);
     h.send({ type: "reveal", engine: "real-llamacpp", offset: 1 });
-    assert.equal("[{{ x }}]".slice(h.calls.reveal[0][1], h.calls.reveal[0][2]), "]", "no provenance of its own: the reference's, through the alignment");
+    assert.equal(
+      "[{{ x }}]".slice(h.calls.reveal[0][1], h.calls.reveal[0][2]),
+      "]",
+      "no provenance of its own: the reference's, through the alignment",
+    );
   });
 
   it("real Python Jinja2 agrees with the reference on a corpus template", { skip: noPython }, async () => {
@@ -309,7 +342,9 @@ describe("preview controller with the real engines", () => {
     const h = harness(reals(), undefined, 0);
     show(h, "v0");
     for (let i = 1; i <= 5; i++) h.controller.editTemplate("file:///t.jinja", `v${i}`);
-    const u = await h.update((x) => x.version === lastVersion(h) && x.engines.every((e) => e.status !== "pending") && h.engine(x, "jinja2").output === "v5");
+    const u = await h.update(
+      (x) => x.version === lastVersion(h) && x.engines.every((e) => e.status !== "pending") && h.engine(x, "jinja2").output === "v5",
+    );
     assert.equal(h.engine(u, "real-llamacpp").output, "v5");
   });
 });

@@ -44,7 +44,10 @@ describe("model output messages", () => {
     assert.equal(parseWebviewMessage({ type: "runModel", mode: "raw" }).ok, false);
     assert.equal(parseWebviewMessage({ type: "stopModel" }).ok, true);
     assert.equal(parseHostMessage({ type: "modelOutput", output: VIEW }).ok, true);
-    assert.deepEqual(parseHostMessage({ type: "modelOutput", output: { mode: "completion" } }), { ok: false, reason: "modelOutput: bad or missing 'output'" });
+    assert.deepEqual(parseHostMessage({ type: "modelOutput", output: { mode: "completion" } }), {
+      ok: false,
+      reason: "modelOutput: bad or missing 'output'",
+    });
   });
 
   test("the controller posts the pane, posts it again when the webview reloads, and passes its buttons on", () => {
@@ -54,7 +57,10 @@ describe("model output messages", () => {
     assert.deepEqual(posted.at(-1), { type: "modelOutput", output: VIEW });
     posted.length = 0;
     send({ type: "ready" });
-    assert.deepEqual(posted.filter((m) => m.type === "modelOutput"), [{ type: "modelOutput", output: VIEW }]);
+    assert.deepEqual(
+      posted.filter((m) => m.type === "modelOutput"),
+      [{ type: "modelOutput", output: VIEW }],
+    );
     send({ type: "runModel", mode: "completion" });
     send({ type: "runModel", mode: "chat" });
     send({ type: "stopModel" });
@@ -76,12 +82,20 @@ describe("model output pane", () => {
   test("the raw output (escaped) beside what llama.cpp's parser lifted out, with the run's figures", () => {
     const html = modelOutputHtml(VIEW);
     assert.ok(html.includes(`<pre class="output" id="model-raw">&lt;think&gt;\nhmm\n&lt;/think&gt;`));
-    assert.ok(html.includes(`<div class="parsed-field" data-field="reasoning"><span class="parsed-label">reasoning</span><pre>hmm\n</pre></div>`));
-    assert.ok(html.includes(`<div class="parsed-field" data-field="content"><span class="parsed-label">content</span><pre><span class="empty">(none)</span></pre></div>`));
-    assert.ok(html.includes(`<pre class="tool-call" data-tool-call="0"><b>get_weather</b>({&quot;city&quot;: &quot;&lt;b&gt;&quot;})</pre>`));
+    assert.ok(
+      html.includes(`<div class="parsed-field" data-field="reasoning"><span class="parsed-label">reasoning</span><pre>hmm\n</pre></div>`),
+    );
+    assert.ok(
+      html.includes(
+        `<div class="parsed-field" data-field="content"><span class="parsed-label">content</span><pre><span class="empty">(none)</span></pre></div>`,
+      ),
+    );
+    assert.ok(
+      html.includes(`<pre class="tool-call" data-tool-call="0"><b>get_weather</b>({&quot;city&quot;: &quot;&lt;b&gt;&quot;})</pre>`),
+    );
     assert.ok(html.includes("finish: stop · 301.3 tokens/s · DFlash acceptance 50%"));
     assert.ok(html.includes("t.jinja, scenario tools-offered"));
-    assert.ok(!html.includes("<b>\""), "model text never becomes markup");
+    assert.ok(!html.includes('<b>"'), "model text never becomes markup");
   });
 
   test("while running: the run buttons are disabled and Stop is offered; the parse comes at the end", () => {

@@ -42,10 +42,16 @@ describe("webview → host messages are checked on receipt", () => {
   it("checks that a setOption value fits its key", () => {
     assert.equal(reason({ type: "setOption", key: "colour", value: 1 }), "setOption: bad or missing 'key'");
     assert.equal(reason({ type: "setOption", key: "__proto__", value: 1 }), "setOption: bad or missing 'key'");
-    assert.equal(reason({ type: "setOption", key: "addGenerationPrompt", value: "true" }), "setOption: bad value for 'addGenerationPrompt'");
+    assert.equal(
+      reason({ type: "setOption", key: "addGenerationPrompt", value: "true" }),
+      "setOption: bad value for 'addGenerationPrompt'",
+    );
     assert.equal(reason({ type: "setOption", key: "extraVariables", value: null }), "setOption: bad value for 'extraVariables'");
     assert.equal(reason({ type: "setOption", key: "bosToken", value: 3 }), "setOption: bad value for 'bosToken'");
-    assert.equal(reason({ type: "setOption", key: "extraVariables", value: "x".repeat(MAX_OPTION_TEXT + 1) }), "setOption: bad value for 'extraVariables'");
+    assert.equal(
+      reason({ type: "setOption", key: "extraVariables", value: "x".repeat(MAX_OPTION_TEXT + 1) }),
+      "setOption: bad value for 'extraVariables'",
+    );
   });
 });
 
@@ -54,7 +60,10 @@ describe("host → webview messages are checked on receipt", () => {
     assert.ok(parseHostMessage({ type: "state", state: { scenarios: [], engines: [], options: {} } }).ok);
     assert.ok(parseHostMessage({ type: "update", update: { version: 3, engines: [] } }).ok);
     assert.ok(parseHostMessage({ type: "error", message: "x" }).ok);
-    assert.deepEqual(parseHostMessage({ type: "update", update: { version: "3", engines: [] } }), { ok: false, reason: "update: bad or missing 'update'" });
+    assert.deepEqual(parseHostMessage({ type: "update", update: { version: "3", engines: [] } }), {
+      ok: false,
+      reason: "update: bad or missing 'update'",
+    });
     assert.deepEqual(parseHostMessage({ type: "state" }), { ok: false, reason: "state: bad or missing 'state'" });
     assert.deepEqual(parseHostMessage({ type: "ready" }), { ok: false, reason: "unknown message type 'ready'" });
   });

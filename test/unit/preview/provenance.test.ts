@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { dialectFor } from "../../../server/src/dialects/index";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { render } from "../../../server/src/interpreter/render";
 import { chunkAt } from "../../../client/src/preview/model/provenance";
 

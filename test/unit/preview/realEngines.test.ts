@@ -5,11 +5,11 @@ import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { PyDict } from "../../../server/src/interpreter/dict";
 import type { EngineInput } from "../../../client/src/preview/engines/engine";
 import { LineProcess } from "../../../client/src/preview/engines/lineProcess";
-import { realJinja2Engine } from "../../../client/src/preview/engines/realJinja2";
+import { realJinja2Engine, realJinja2Note } from "../../../client/src/preview/engines/realJinja2";
 import { parseLlamaCppError, realLlamaCppEngine } from "../../../client/src/preview/engines/realLlamaCpp";
 import { hasPythonJinja2 } from "../../helpers/python";
 
@@ -28,17 +28,27 @@ const READY = `process.stdout.write('{"ready": true, "version": "t"}\\n');`;
 
 describe("LineProcess", () => {
   it("a request past the time limit stops the helper; the next request gets a fresh one", async () => {
-    const p = helper(`${READY} require("readline").createInterface({input: process.stdin}).on("line", l => { const r = JSON.parse(l); if (!r.slow) console.log(JSON.stringify({out: "fast"})); });`, 300);
-    assert.deepEqual(await p.request({ slow: true }), { ok: false, unavailable: false, reason: "no answer within 0.3 s from the engine; stopped" });
+    const p = helper(
+      `${READY} require("readline").createInterface({input: process.stdin}).on("line", l => { const r = JSON.parse(l); if (!r.slow) console.log(JSON.stringify({out: "fast"})); });`,
+      300,
+    );
+    assert.deepEqual(await p.request({ slow: true }), {
+      ok: false,
+      unavailable: false,
+      reason: "no answer within 0.3 s from the engine; stopped",
+    });
     assert.deepEqual(await p.request({ slow: false }), { ok: true, reply: { out: "fast" } });
     assert.equal(p.version, "t");
     p.dispose();
   });
 
   it("a helper that dies is reported with its exit and last words, and restarted", async () => {
-    const p = helper(`${READY} require("readline").createInterface({input: process.stdin}).on("line", () => { console.error("segfault-ish"); process.exit(3); });`);
-    assert.deepEqual(await p.request({}), { ok: false, unavailable: false, reason: `${process.execPath} exited (code 3): segfault-ish` });
-    assert.deepEqual(await p.request({}), { ok: false, unavailable: false, reason: `${process.execPath} exited (code 3): segfault-ish` });
+    const p = helper(
+      `${READY} require("readline").createInterface({input: process.stdin}).on("line", () => { console.error("segfault-ish"); process.exit(3); });`,
+    );
+    const died = { ok: false, unavailable: false, reason: `${process.execPath} exited (code 3): segfault-ish`, stderr: "segfault-ish\n" };
+    assert.deepEqual(await p.request({}), died);
+    assert.deepEqual(await p.request({}), died);
     p.dispose();
   });
 
@@ -51,13 +61,21 @@ describe("LineProcess", () => {
   });
 
   it("output that is not JSON is an error, not a crash", async () => {
-    const p = helper(`${READY} require("readline").createInterface({input: process.stdin}).on("line", () => console.log("Traceback (most recent call last):"));`);
-    assert.deepEqual(await p.request({}), { ok: false, unavailable: false, reason: `${process.execPath} wrote something that is not JSON: Traceback (most recent call last):` });
+    const p = helper(
+      `${READY} require("readline").createInterface({input: process.stdin}).on("line", () => console.log("Traceback (most recent call last):"));`,
+    );
+    assert.deepEqual(await p.request({}), {
+      ok: false,
+      unavailable: false,
+      reason: `${process.execPath} wrote something that is not JSON: Traceback (most recent call last):`,
+    });
     p.dispose();
   });
 
   it("while one request runs, a newer one replaces the one waiting behind it", async () => {
-    const p = helper(`${READY} require("readline").createInterface({input: process.stdin}).on("line", l => setTimeout(() => console.log(l), 50));`);
+    const p = helper(
+      `${READY} require("readline").createInterface({input: process.stdin}).on("line", l => setTimeout(() => console.log(l), 50));`,
+    );
     const results = await Promise.all([p.request({ n: 1 }), p.request({ n: 2 }), p.request({ n: 3 })]);
     assert.deepEqual(results, [{ ok: true, reply: { n: 1 } }, null, { ok: true, reply: { n: 3 } }]);
     p.dispose();
@@ -65,9 +83,15 @@ describe("LineProcess", () => {
 });
 
 describe("real Python Jinja2", () => {
+  it("its note gives the installed version and says when it is not the reference (3.1.6)", () => {
+    assert.equal(realJinja2Note("3.1.6", "python3"), "jinja2 3.1.6 (python3)");
+    assert.equal(realJinja2Note("3.1.2", "/usr/bin/python3"), "jinja2 3.1.2 (/usr/bin/python3), not the reference 3.1.6");
+  });
+
   it("runs the installed jinja2 configured as HF transformers does", { skip: noPython }, async () => {
     const e = realJinja2Engine({ python: "python3", timeoutMs: 10_000 });
-    const text = "{% for x in [1, 2, 3] %}{% if x == 2 %}{% continue %}{% endif %}{{ x }}{% endfor %}\n" +
+    const text =
+      "{% for x in [1, 2, 3] %}{% if x == 2 %}{% continue %}{% endif %}{{ x }}{% endfor %}\n" +
       "{% generation %}{{ {'k': 'é'} | tojson }}{% endgeneration %} {{ strftime_now('%d %B %Y') }}\n  {% if true %}\n  lstrip{% endif %}";
     assert.deepEqual(await e.render(input(text)), { status: "ok", output: '13{"k": "é"} 15 January 2026\n  lstrip', chunks: null });
     assert.match(e.note()!, /^jinja2 \d+\.\d+/);
@@ -123,8 +147,13 @@ describe("real llama.cpp", () => {
   });
 
   it("parses the engine's error texts: cause, line and column", () => {
-    const raw = "AddonJinjaRenderer: failed to render template: \n------------\nWhile executing CallExpression at line 163, column 32 in source:\n...x...\n   ^\nError: Jinja Exception: Invalid system message";
+    const raw =
+      "AddonJinjaRenderer: failed to render template: \n------------\nWhile executing CallExpression at line 163, column 32 in source:\n...x...\n   ^\nError: Jinja Exception: Invalid system message";
     assert.deepEqual(parseLlamaCppError(raw), { message: "Jinja Exception: Invalid system message", line: 163, column: 32 });
-    assert.deepEqual(parseLlamaCppError("failed to compile template: Unknown statement: raw"), { message: "Unknown statement: raw", line: null, column: null });
+    assert.deepEqual(parseLlamaCppError("failed to compile template: Unknown statement: raw"), {
+      message: "Unknown statement: raw",
+      line: null,
+      column: null,
+    });
   });
 });

@@ -14,7 +14,10 @@ describe("scenario catalogue", () => {
   it("lists the built-in scenarios in file order, with ids that say where they come from", () => {
     const list = builtinScenarios(builtinText);
     assert.equal(list[0].id, "built-in:basic");
-    assert.deepEqual(list.map((s) => s.name), Object.keys(JSON.parse(builtinText)));
+    assert.deepEqual(
+      list.map((s) => s.name),
+      Object.keys(JSON.parse(builtinText)),
+    );
     assert.ok(list.every((s) => s.context && s.problem === null && s.source === "built-in"));
   });
 
@@ -46,12 +49,17 @@ describe("scenario.schema.json (what editing a scenario file is validated agains
   it("rejects what the templates cannot use", () => {
     assert.deepEqual(validate({ messages: [{ content: "hi" }] }, schema), ["$.messages[0]: missing 'role'"]);
     assert.deepEqual(validate({ messages: [], add_generation_prompt: "yes" }, schema), ["$.add_generation_prompt: is string, not boolean"]);
-    assert.deepEqual(validate({ messages: [], tools: [{ type: "function", function: {} }] }, schema), ["$.tools[0].function: missing 'name'"]);
+    assert.deepEqual(validate({ messages: [], tools: [{ type: "function", function: {} }] }, schema), [
+      "$.tools[0].function: missing 'name'",
+    ]);
   });
 
   it("is the schema package.json binds to the scenario folder", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-    assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: "**/.chat-template/scenarios/*.json", url: "./templates/scenario.schema.json" }]);
+    assert.deepEqual(pkg.contributes.jsonValidation[0], {
+      fileMatch: "**/.chat-template/scenarios/*.json",
+      url: "./templates/scenario.schema.json",
+    });
     assert.equal(pkg.contributes.configuration.properties["chatTemplate.preview.scenarioFolder"].default, ".chat-template/scenarios");
   });
 });

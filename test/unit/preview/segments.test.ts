@@ -32,7 +32,10 @@ describe("segments", () => {
 
   it("counts zero-width spaces and joiners as whitespace", () => {
     const segs = segments("a\u200bb", [], []);
-    assert.deepEqual(segs.map((s) => s.ws), [false, true, false]);
+    assert.deepEqual(
+      segs.map((s) => s.ws),
+      [false, true, false],
+    );
   });
 });
 

@@ -2,10 +2,25 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { contentSecurityPolicy, previewPage } from "../../../client/src/preview/page";
 import type { EngineInfo, EngineView, PreviewState } from "../../../client/src/preview/protocol";
-import { engineSection, enginesHtml, engineToggles, optionValue, outputHtml, scenarioOptions, triStateOptions } from "../../../client/src/preview/webview/view";
+import {
+  engineSection,
+  enginesHtml,
+  engineToggles,
+  optionValue,
+  outputHtml,
+  scenarioOptions,
+  triStateOptions,
+} from "../../../client/src/preview/webview/view";
 import { DEFAULT_OPTIONS } from "../../../client/src/preview/controller";
 
-const info = (id: string, more: Partial<EngineInfo> = {}): EngineInfo => ({ id, label: id, real: false, reference: false, visible: true, ...more });
+const info = (id: string, more: Partial<EngineInfo> = {}): EngineInfo => ({
+  id,
+  label: id,
+  real: false,
+  reference: false,
+  visible: true,
+  ...more,
+});
 const view = (more: Partial<EngineView>): EngineView => ({
   id: "minja",
   status: "ok",
@@ -21,7 +36,11 @@ const view = (more: Partial<EngineView>): EngineView => ({
 
 describe("webview markup", () => {
   it("an output is spans carrying their output offsets; special tokens and differences are classed", () => {
-    const html = outputHtml(view({ output: "<s>a b", specials: [{ start: 0, end: 3 }], diffs: [{ start: 3, end: 4, reference: "None" }] }), "Jinja2", false);
+    const html = outputHtml(
+      view({ output: "<s>a b", specials: [{ start: 0, end: 3 }], diffs: [{ start: 3, end: 4, reference: "None" }] }),
+      "Jinja2",
+      false,
+    );
     assert.equal(
       html,
       '<span class="seg special" data-s="0" data-e="3">&lt;s&gt;</span>' +
@@ -32,7 +51,17 @@ describe("webview markup", () => {
   });
 
   it("text the reference has and this engine lacks is a marker; inserted text says the reference has nothing", () => {
-    const html = outputHtml(view({ output: "ab", diffs: [{ start: 1, end: 1, reference: "\n" }, { start: 1, end: 2, reference: "" }] }), "Jinja2", false);
+    const html = outputHtml(
+      view({
+        output: "ab",
+        diffs: [
+          { start: 1, end: 1, reference: "\n" },
+          { start: 1, end: 2, reference: "" },
+        ],
+      }),
+      "Jinja2",
+      false,
+    );
     assert.match(html, /<span class="missing" data-s="1" data-e="1" title="Jinja2 has &quot;\\n&quot; here"><\/span>/);
     assert.match(html, /title="Jinja2 has nothing here">b</);
   });
@@ -47,32 +76,67 @@ describe("webview markup", () => {
   });
 
   it("escapes everything an engine or a user wrote", () => {
-    const html = engineSection(info('x"><img>'), view({ output: "<script>&", status: "error", error: { message: "<b>", code: "a\"b", line: null, column: null } }), "Jinja2", false);
+    const html = engineSection(
+      info('x"><img>'),
+      view({ output: "<script>&", status: "error", error: { message: "<b>", code: 'a"b', line: null, column: null } }),
+      "Jinja2",
+      false,
+    );
     assert.doesNotMatch(html, /<script>|<img>|<b>/);
     assert.match(html, /&lt;script&gt;&amp;/);
   });
 
   it("a column says how it compares with the reference", () => {
-    const badge = (i: EngineInfo, v: EngineView) => /data-badge="([^"]*)"[^>]*>.*?<span class="badge">([^<]*)</.exec(engineSection(i, v, "Jinja2", false))!.slice(1);
+    const badge = (i: EngineInfo, v: EngineView) =>
+      /data-badge="([^"]*)"[^>]*>.*?<span class="badge">([^<]*)</.exec(engineSection(i, v, "Jinja2", false))!.slice(1);
     assert.deepEqual(badge(info("jinja2", { reference: true }), view({ output: "x" })), ["reference", "reference"]);
     assert.deepEqual(badge(info("minja"), view({ output: "x", diffs: [] })), ["same", "same as Jinja2"]);
-    assert.deepEqual(badge(info("minja"), view({ output: "x", diffs: [{ start: 0, end: 1, reference: "y" }] })), ["differs", "1 difference"]);
+    assert.deepEqual(badge(info("minja"), view({ output: "x", diffs: [{ start: 0, end: 1, reference: "y" }] })), [
+      "differs",
+      "1 difference",
+    ]);
     assert.deepEqual(badge(info("minja"), view({ status: "pending" })), ["pending", "rendering…"]);
-    assert.deepEqual(badge(info("real-jinja2", { real: true }), view({ status: "unavailable", note: "python3 was not found" })), ["unavailable", "unavailable"]);
+    assert.deepEqual(badge(info("real-jinja2", { real: true }), view({ status: "unavailable", note: "python3 was not found" })), [
+      "unavailable",
+      "unavailable",
+    ]);
   });
 
   it("an error shows the engine's words and a button that jumps to the line it names", () => {
-    const html = engineSection(info("llamacpp"), view({ status: "error", output: "part", error: { message: "Unknown filter 'items'", code: "runtime/unknown-filter", line: 3, column: 7 } }), "Jinja2", false);
+    const html = engineSection(
+      info("llamacpp"),
+      view({
+        status: "error",
+        output: "part",
+        error: { message: "Unknown filter 'items'", code: "runtime/unknown-filter", line: 3, column: 7 },
+      }),
+      "Jinja2",
+      false,
+    );
     assert.match(html, /data-status="error"/);
-    assert.match(html, /<div class="error" data-code="runtime\/unknown-filter"><span class="error-message">Unknown filter &#39;items&#39;<\/span> <button class="link" data-action="reveal-error" data-engine="llamacpp">line 3, column 7<\/button><\/div>/);
+    assert.match(
+      html,
+      /<div class="error" data-code="runtime\/unknown-filter"><span class="error-message">Unknown filter &#39;items&#39;<\/span> <button class="link" data-action="reveal-error" data-engine="llamacpp">line 3, column 7<\/button><\/div>/,
+    );
     assert.match(html, /<pre class="output" data-engine="llamacpp">/, "the output up to the error is still shown");
-    const noPlace = engineSection(info("real-llamacpp"), view({ status: "error", error: { message: "died", code: null, line: null, column: null } }), "Jinja2", false);
+    const noPlace = engineSection(
+      info("real-llamacpp"),
+      view({ status: "error", error: { message: "died", code: null, line: null, column: null } }),
+      "Jinja2",
+      false,
+    );
     assert.doesNotMatch(noPlace, /reveal-error|<pre|data-action="copy"/);
   });
 
   it("shows the token count, or why there is none", () => {
-    assert.match(engineSection(info("jinja2"), view({ output: "x", tokens: 42 }), "Jinja2", false), /<span class="tokens" data-tokens="42">42 tokens<\/span>/);
-    assert.match(engineSection(info("jinja2"), view({ output: "x", tokenNote: "token count unavailable: no tokenizer" }), "Jinja2", false), /data-tokens="" title="token count unavailable: no tokenizer"/);
+    assert.match(
+      engineSection(info("jinja2"), view({ output: "x", tokens: 42 }), "Jinja2", false),
+      /<span class="tokens" data-tokens="42">42 tokens<\/span>/,
+    );
+    assert.match(
+      engineSection(info("jinja2"), view({ output: "x", tokenNote: "token count unavailable: no tokenizer" }), "Jinja2", false),
+      /data-tokens="" title="token count unavailable: no tokenizer"/,
+    );
   });
 
   it("an empty output says so, and still has its copy button", () => {
@@ -86,12 +150,22 @@ describe("webview markup", () => {
     scenarios: [
       { id: "built-in:basic", name: "basic", source: "built-in", file: null, problem: null },
       { id: "workspace:s/mine.json", name: "mine", source: "workspace", file: "s/mine.json", problem: null },
-      { id: "workspace:s/bad.json", name: "bad", source: "workspace", file: "s/bad.json", problem: "s/bad.json: Expecting value at line 1, column 1" },
+      {
+        id: "workspace:s/bad.json",
+        name: "bad",
+        source: "workspace",
+        file: "s/bad.json",
+        problem: "s/bad.json: Expecting value at line 1, column 1",
+      },
     ],
     scenario: "workspace:s/mine.json",
     options: DEFAULT_OPTIONS,
     defaults: { bosToken: "<|bos|>", eosToken: "<|eos|>", addGenerationPrompt: true, enableThinking: null },
-    engines: [info("jinja2", { reference: true, label: "Jinja2" }), info("minja", { visible: false }), info("real-jinja2", { real: true, label: "Python Jinja2" })],
+    engines: [
+      info("jinja2", { reference: true, label: "Jinja2" }),
+      info("minja", { visible: false }),
+      info("real-jinja2", { real: true, label: "Python Jinja2" }),
+    ],
     tokenizer: null,
   };
 
@@ -107,13 +181,19 @@ describe("webview markup", () => {
   it("hidden engines get no column but keep their toggle", () => {
     const views = ["jinja2", "minja", "real-jinja2"].map((id) => view({ id, output: "x" }));
     const html = enginesHtml(state, views);
-    assert.deepEqual([...html.matchAll(/<section class="engine" id="engine-([^"]+)"/g)].map((m) => m[1]), ["jinja2", "real-jinja2"]);
+    assert.deepEqual(
+      [...html.matchAll(/<section class="engine" id="engine-([^"]+)"/g)].map((m) => m[1]),
+      ["jinja2", "real-jinja2"],
+    );
     assert.match(engineToggles(state), /data-engine-toggle="minja"> minja/);
     assert.match(engineToggles(state), /data-engine-toggle="real-jinja2" checked> Python Jinja2 \(real\)/);
   });
 
   it("tri-state options show what the scenario says; control values become option values", () => {
-    assert.equal(triStateOptions(null, true), '<option value="" selected>scenario (true)</option><option value="true">true</option><option value="false">false</option>');
+    assert.equal(
+      triStateOptions(null, true),
+      '<option value="" selected>scenario (true)</option><option value="true">true</option><option value="false">false</option>',
+    );
     assert.match(triStateOptions(false, null), /scenario \(unset\).*<option value="false" selected>/);
     assert.equal(optionValue("addGenerationPrompt", ""), null);
     assert.equal(optionValue("enableThinking", "false"), false);
@@ -125,22 +205,48 @@ describe("webview markup", () => {
 });
 
 describe("webview page", () => {
-  const page = previewPage({ cspSource: "https://x.vscode-cdn.net", scriptUri: "https://x.vscode-cdn.net/main.js", styleUri: "https://x.vscode-cdn.net/preview.css", nonce: "N0nce" });
+  const page = previewPage({
+    cspSource: "https://x.vscode-cdn.net",
+    scriptUri: "https://x.vscode-cdn.net/main.js",
+    styleUri: "https://x.vscode-cdn.net/preview.css",
+    nonce: "N0nce",
+  });
 
   it("has a strict content security policy: nothing by default, the one script by nonce, styles only from the extension", () => {
     assert.equal(contentSecurityPolicy("S", "N"), "default-src 'none'; script-src 'nonce-N'; style-src S; img-src S; font-src S");
-    assert.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-N0nce'; style-src https:\/\/x.vscode-cdn.net;/);
+    assert.match(
+      page,
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-N0nce'; style-src https:\/\/x.vscode-cdn.net;/,
+    );
     assert.match(page, /<script nonce="N0nce" src="https:\/\/x.vscode-cdn.net\/main.js"><\/script>/);
   });
 
   it("has no inline script or style and loads nothing else", () => {
     assert.equal([...page.matchAll(/<script/g)].length, 1);
     assert.doesNotMatch(page, /\sstyle=|<style|\son[a-z]+=/);
-    assert.deepEqual([...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]), ["https://x.vscode-cdn.net/preview.css", "https://x.vscode-cdn.net/main.js"]);
+    assert.deepEqual(
+      [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]),
+      ["https://x.vscode-cdn.net/preview.css", "https://x.vscode-cdn.net/main.js"],
+    );
   });
 
   it("has the toolbar controls the script and the e2e tests find by id", () => {
-    for (const id of ["scenario", "new-scenario", "bos-token", "eos-token", "add-generation-prompt", "enable-thinking", "show-whitespace", "extra-variables", "engine-toggles", "engines", "context-problem", "message", "tokenizer", "template-name"]) {
+    for (const id of [
+      "scenario",
+      "new-scenario",
+      "bos-token",
+      "eos-token",
+      "add-generation-prompt",
+      "enable-thinking",
+      "show-whitespace",
+      "extra-variables",
+      "engine-toggles",
+      "engines",
+      "context-problem",
+      "message",
+      "tokenizer",
+      "template-name",
+    ]) {
       assert.match(page, new RegExp(`id="${id}"`), id);
     }
   });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { doComplete } from "../../../server/src/services/completion";
-import type { CompletionItem } from "../../../server/src/types";
+import type { CompletionItem } from "../../../server/src/document/types";
 import { atCursor, textOf } from "../../helpers/cursor";
 
 function complete(src: string): CompletionItem[] {
@@ -20,7 +20,11 @@ describe("completion", () => {
   it("follows the type through slices, set variables and nested fields", () => {
     const loop = "{% set loop_messages = messages[1:] %}{% for m in loop_messages %}";
     assert.ok(labels(`${loop}{{ m.‸ }}{% endfor %}`).includes("role"));
-    assert.deepEqual(labels(`${loop}{% for tc in m.tool_calls %}{{ tc.‸ }}{% endfor %}{% endfor %}`).slice(0, 3), ["id", "type", "function"]);
+    assert.deepEqual(labels(`${loop}{% for tc in m.tool_calls %}{{ tc.‸ }}{% endfor %}{% endfor %}`).slice(0, 3), [
+      "id",
+      "type",
+      "function",
+    ]);
     assert.deepEqual(labels(`${loop}{{ m.tool_calls[0].function.‸ }}{% endfor %}`).slice(0, 2), ["name", "arguments"]);
     // The common unwrapping `{% set tool_call = tool_call.function %}`.
     const unwrapped = "{% for tool_call in message.tool_calls %}{% set tool_call = tool_call.function %}{{ tool_call.‸ }}{% endfor %}";
@@ -34,7 +38,8 @@ describe("completion", () => {
 
   it("offers loop.* inside a for body only", () => {
     const got = labels("{% for x in xs %}{{ loop.‸ }}{% endfor %}");
-    for (const f of ["index", "index0", "first", "last", "length", "revindex", "previtem", "nextitem", "cycle"]) assert.ok(got.includes(f), f);
+    for (const f of ["index", "index0", "first", "last", "length", "revindex", "previtem", "nextitem", "cycle"])
+      assert.ok(got.includes(f), f);
     assert.ok(!got.includes("get"), "loop is not a dict");
     assert.deepEqual(labels("{{ loop.‸ }}"), []);
   });
@@ -60,7 +65,18 @@ describe("completion", () => {
 
   it("offers context variables, globals and the template's own names in scope", () => {
     const got = labels("{% macro render(item) %}{% endmacro %}{% set greeting = 'hi' %}{{ ‸ }}");
-    for (const n of ["render", "greeting", "messages", "tools", "add_generation_prompt", "bos_token", "enable_thinking", "raise_exception", "namespace", "range"]) {
+    for (const n of [
+      "render",
+      "greeting",
+      "messages",
+      "tools",
+      "add_generation_prompt",
+      "bos_token",
+      "enable_thinking",
+      "raise_exception",
+      "namespace",
+      "range",
+    ]) {
       assert.ok(got.includes(n), n);
     }
     const inLoop = labels("{% for x in xs %}{% set inner = 1 %}{% endfor %}{{ ‸ }}");

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { getFoldingRanges } from "../../../server/src/services/folding";
 
-const folds = (src: string) => getFoldingRanges(new TemplateDocument(src)).map((r) => `${r.startLine}-${r.endLine}${r.kind ? " " + r.kind : ""}`);
+const folds = (src: string) =>
+  getFoldingRanges(new TemplateDocument(src)).map((r) => `${r.startLine}-${r.endLine}${r.kind ? " " + r.kind : ""}`);
 
 describe("folding ranges", () => {
   it("folds a block from its tag to the line before its end tag", () => {
@@ -16,7 +17,8 @@ describe("folding ranges", () => {
   });
 
   it("folds nested blocks, raw, macros, block sets and generation; multi-line comments", () => {
-    const src = "{% macro m() %}\n{% raw %}\n{{ x }}\n{% endraw %}\n{% endmacro %}\n{% set s %}\na\n{% endset %}\n{% generation %}\nb\n{% endgeneration %}\n{#\n note\n#}";
+    const src =
+      "{% macro m() %}\n{% raw %}\n{{ x }}\n{% endraw %}\n{% endmacro %}\n{% set s %}\na\n{% endset %}\n{% generation %}\nb\n{% endgeneration %}\n{#\n note\n#}";
     assert.deepEqual(folds(src), ["0-3", "1-2", "5-6", "8-9", "11-13 comment"]);
   });
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Fact } from "../../../server/src/languageFacts/fact";
 import { factDoc } from "../../../server/src/services/describe";
+import { doComplete } from "../../../server/src/services/completion";
 import { doHover } from "../../../server/src/services/hover";
 import { atCursor, textOf } from "../../helpers/cursor";
 
@@ -22,6 +23,14 @@ describe("hover", () => {
     assert.match(hover("{{ raise_exc‸eption('no') }}")!.contents, /\(function\) raise_exception\(message\)/);
     assert.match(hover("{{ strftime_n‸ow('%Y') }}")!.contents, /strftime/);
     assert.match(hover("{% set ns = names‸pace(a=1) %}")!.contents, /\(function\) namespace/);
+  });
+
+  it("shows the engines' facts (dialects/*/facts.ts) on the filter, test or method they name", () => {
+    const batch = hover("{{ xs | bat‸ch(2) }}")!.contents;
+    assert.match(batch, /\*\*minja[^*]*\*\*: throws — minja has no 'batch' filter/);
+    assert.doesNotMatch(hover("{{ x | def‸ault('a') }}")!.contents, /has no 'default' filter/);
+    const items = doComplete(atCursor("{{ xs | ‸ }}").doc, atCursor("{{ xs | ‸ }}").offset);
+    assert.match(String(items.find((i) => i.label === "batch")?.documentation), /minja has no 'batch' filter/);
   });
 
   it("documents the chat-template context with its type", () => {
@@ -73,7 +82,14 @@ describe("hover", () => {
   });
 
   it("shows how engines depart from Jinja2 when a fact records it", () => {
-    const fact: Fact = { name: "f", doc: "Does f.", engines: { minja: { support: "unsupported", note: "throws 'unknown filter'" }, hfjinja: { support: "differs", note: "sorts keys" } } };
-    assert.equal(factDoc(fact), "Does f.\n\n**minja**: not supported — throws 'unknown filter'\n\n**@huggingface/jinja**: differs — sorts keys");
+    const fact: Fact = {
+      name: "f",
+      doc: "Does f.",
+      engines: { minja: { support: "unsupported", note: "throws 'unknown filter'" }, hfjinja: { support: "differs", note: "sorts keys" } },
+    };
+    assert.equal(
+      factDoc(fact),
+      "Does f.\n\n**minja**: not supported — throws 'unknown filter'\n\n**@huggingface/jinja**: differs — sorts keys",
+    );
   });
 });

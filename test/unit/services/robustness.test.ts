@@ -3,14 +3,15 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { getLanguageService } from "../../../server/src/languageService";
-import type { Span } from "../../../server/src/types";
+import { getLanguageService } from "../../../server/src/services/languageService";
+import type { Span } from "../../../server/src/document/types";
 import { corpusDir } from "../../helpers/corpus";
 
 const ls = getLanguageService();
 
 function checkSpans(text: string, spans: Span[], what: string): void {
-  for (const s of spans) assert.ok(0 <= s.start && s.start <= s.end && s.end <= text.length, `${what}: span ${JSON.stringify(s)} outside the text`);
+  for (const s of spans)
+    assert.ok(0 <= s.start && s.start <= s.end && s.end <= text.length, `${what}: span ${JSON.stringify(s)} outside the text`);
 }
 
 function exercise(text: string, step: number): void {
@@ -22,7 +23,11 @@ function exercise(text: string, step: number): void {
   for (let offset = 0; offset <= text.length; offset += step) {
     const h = ls.doHover(doc, offset);
     if (h) checkSpans(text, [h.span], `hover at ${offset}`);
-    checkSpans(text, ls.doComplete(doc, offset).map((c) => c.span), `completion at ${offset}`);
+    checkSpans(
+      text,
+      ls.doComplete(doc, offset).map((c) => c.span),
+      `completion at ${offset}`,
+    );
     const d = ls.findDefinition(doc, offset);
     if (d) checkSpans(text, [d.origin, d.span, d.selectionSpan], `definition at ${offset}`);
   }

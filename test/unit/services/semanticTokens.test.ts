@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { getSemanticTokens } from "../../../server/src/services/semanticTokens";
 
 /** `text:type[.modifier…]` per token, in order. */
@@ -32,7 +32,8 @@ describe("semantic tokens", () => {
   });
 
   it("marks macros, parameters, namespaces, methods and globals", () => {
-    const src = "{% macro render(item) %}{{ item.strip() }}{% endmacro %}{% set ns = namespace(found=false) %}{{ render(ns.found) | my_filter }}{{ raise_exception('x') }}";
+    const src =
+      "{% macro render(item) %}{{ item.strip() }}{% endmacro %}{% set ns = namespace(found=false) %}{{ render(ns.found) | my_filter }}{{ raise_exception('x') }}";
     assert.deepEqual(tokens(src), [
       "macro:keyword",
       "render:function.declaration",
@@ -56,7 +57,10 @@ describe("semantic tokens", () => {
     // `none` after `is not` is the test, not the constant.
     const doc = new TemplateDocument("{% if x is not none and y == 'a' %}{{ 1 + true }}{% endif %}");
     const ts = getSemanticTokens(doc);
-    assert.deepEqual(ts.map((t) => `${doc.text.slice(t.start, t.end)}:${t.type}`), ["if:keyword", "x:variable", "is:keyword", "not:keyword", "none:function", "and:keyword", "y:variable", "endif:keyword"]);
+    assert.deepEqual(
+      ts.map((t) => `${doc.text.slice(t.start, t.end)}:${t.type}`),
+      ["if:keyword", "x:variable", "is:keyword", "not:keyword", "none:function", "and:keyword", "y:variable", "endif:keyword"],
+    );
     for (let i = 1; i < ts.length; i++) assert.ok(ts[i - 1].end <= ts[i].start);
   });
 });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { findDocumentSymbols } from "../../../server/src/services/symbols";
-import type { DocumentSymbol } from "../../../server/src/types";
+import type { DocumentSymbol } from "../../../server/src/document/types";
 
 /** `kind name` per symbol, children indented. */
 function outline(src: string): string[] {
@@ -43,7 +43,8 @@ describe("document symbols", () => {
   });
 
   it("shows for loops with their loop variables and body symbols as children; if/with are transparent", () => {
-    const src = "{% for k, v in d.items() %}{% if v %}{% set seen = v %}{% endif %}{% endfor %}{% with w = 1 %}{% set z = w %}{% endwith %}";
+    const src =
+      "{% for k, v in d.items() %}{% if v %}{% set seen = v %}{% endif %}{% endfor %}{% with w = 1 %}{% set z = w %}{% endwith %}";
     assert.deepEqual(outline(src), ["loop for k, v in d.items()", "  variable k", "  variable v", "  variable seen", "variable z"]);
   });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TemplateDocument } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document/document";
 import { typeLabel } from "../../../server/src/languageFacts/fact";
 import type * as A from "../../../server/src/parser/ast";
 import { scopesOf } from "../../../server/src/services/scope";

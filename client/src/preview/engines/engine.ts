@@ -1,12 +1,10 @@
-// What the preview asks of an engine, whether one of our dialects (synchronous, with provenance) or a
-// real engine in another process (asynchronous, output and error only).
-import { dialectFor, registeredEngines } from "../../../../server/src/dialects/index";
-import type { TemplateDocument } from "../../../../server/src/document";
-import type { PyDict } from "../../../../server/src/interpreter/dict";
-import type { Chunk } from "../../../../server/src/interpreter/output";
-import { render } from "../../../../server/src/interpreter/render";
-import type { WallClock } from "../../../../server/src/interpreter/runtime";
-import { ENGINE_LABELS } from "../../../../server/src/types";
+// What the preview asks of an engine, whether one of our dialects (synchronous, with provenance; the
+// extension runs each in a helper process with limits, dialectProcess.ts) or a real engine in another process
+// (asynchronous, output and error only).
+import { renderRequest } from "../../../../server/src/analysis";
+import { dialectFor, registeredEngines } from "../../../../server/src/dialects";
+import { ENGINE_LABELS, type TemplateDocument } from "../../../../server/src/document";
+import type { Chunk, PyDict, WallClock } from "../../../../server/src/interpreter";
 
 export interface EngineInput {
   doc: TemplateDocument;
@@ -45,7 +43,12 @@ export interface PreviewEngine {
 
 /** An error with no place in the template (a helper process that died, an internal error). */
 export function failed(reason: string): EngineOutcome {
-  return { status: "error", output: "", chunks: null, error: { message: reason, code: null, start: null, end: null, line: null, column: null } };
+  return {
+    status: "error",
+    output: "",
+    chunks: null,
+    error: { message: reason, code: null, start: null, end: null, line: null, column: null },
+  };
 }
 
 /** The reference every other engine is compared with. */
@@ -61,10 +64,18 @@ export function dialectEngines(): PreviewEngine[] {
       real: false,
       note: () => dialect.version,
       render({ doc, context, now }): EngineOutcome {
-        const r = render(doc, context, { dialect, now });
+        // llama-server renders what its chat layer builds from the conversation (analysis/chatLayer)
+        const r = renderRequest(doc, context, { dialect, now });
         if (!r.error) return { status: "ok", output: r.output, chunks: r.chunks };
         const p = doc.lines.positionAt(r.error.start);
-        const error = { message: r.error.message, code: r.error.code, start: r.error.start, end: r.error.end, line: p.line + 1, column: p.character + 1 };
+        const error = {
+          message: r.error.message,
+          code: r.error.code,
+          start: r.error.start,
+          end: r.error.end,
+          line: p.line + 1,
+          column: p.character + 1,
+        };
         return { status: "error", output: r.output, chunks: r.chunks, error };
       },
       dispose() {},

@@ -9,7 +9,8 @@ import { createInterface } from "node:readline";
 export type LineResult =
   | { ok: true; reply: Record<string, unknown> }
   /** `unavailable`: the helper cannot run here at all (no interpreter, no module); it is not retried. */
-  | { ok: false; unavailable: boolean; reason: string };
+  /** `stderr`: the end of what a helper that exited wrote there (where V8 says it ran out of heap). */
+  | { ok: false; unavailable: boolean; reason: string; stderr?: string };
 
 export interface LineProcessSpec {
   command: string;
@@ -85,7 +86,7 @@ export class LineProcess {
     const { command, args, env, timeoutMs } = this.spec;
     const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
-    child.stderr!.setEncoding("utf8").on("data", (s: string) => (stderr = (stderr + s).slice(-2000)));
+    child.stderr!.setEncoding("utf8").on("data", (s: string) => (stderr = (stderr + s).slice(-8000)));
     child.stdin!.on("error", () => {}); // a dead helper is reported through 'exit'
     let waiter: ((r: LineResult) => void) | null = null;
     const settle = (r: LineResult) => {
@@ -109,13 +110,16 @@ export class LineProcess {
     });
     child.on("exit", (code, signal) => {
       const why = stderr.trim() ? `: ${stderr.trim().split("\n").slice(-3).join(" ")}` : "";
-      exited ??= { ok: false, unavailable: false, reason: `${command} exited (${signal ?? `code ${code}`})${why}` };
+      exited ??= { ok: false, unavailable: false, reason: `${command} exited (${signal ?? `code ${code}`})${why}`, stderr };
       settle(exited);
     });
     const next = (limitMs: number, what: string): Promise<LineResult> =>
       new Promise((resolve) => {
         if (exited) return resolve(exited);
-        const timer = setTimeout(() => settle({ ok: false, unavailable: false, reason: `no answer within ${limitMs / 1000} s ${what}; stopped` }), limitMs);
+        const timer = setTimeout(
+          () => settle({ ok: false, unavailable: false, reason: `no answer within ${limitMs / 1000} s ${what}; stopped` }),
+          limitMs,
+        );
         waiter = (r) => {
           clearTimeout(timer);
           resolve(r);

@@ -36,7 +36,7 @@ function parseContext(json: string): Record<string, unknown> {
     return JSON.parse(json) as Record<string, unknown>;
   } catch (e) {
     // NaN and Infinity are valid to Python's json but not to JSON.parse, nor to the addon's numbers
-    throw new Error(`the context cannot be passed to llama.cpp's addon: ${(e as Error).message}`);
+    throw new Error(`the context cannot be passed to llama.cpp's addon: ${(e as Error).message}`, { cause: e });
   }
 }
 

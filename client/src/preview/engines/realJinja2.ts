@@ -2,6 +2,7 @@
 // chat templates (ImmutableSandboxedEnvironment with trim_blocks and lstrip_blocks, loopcontrols, the
 // `generation` block tag, tojson = json.dumps(ensure_ascii=False, …), raise_exception, strftime_now),
 // in a helper process (lineProcess.ts) so a slow template cannot stall the editor.
+import { JINJA2_REFERENCE_VERSION } from "../../../../server/src/dialects";
 import { failed, type EngineInput, type EngineOutcome, type PreviewEngine } from "./engine";
 import { LineProcess } from "./lineProcess";
 
@@ -61,6 +62,12 @@ for line in sys.stdin:
         say({"error": "%s: %s" % (type(e).__name__, e), "line": lineno})
 `;
 
+/** The column's note: the installed jinja2, and a warning when it is not the release the jinja2 dialect reproduces. */
+export function realJinja2Note(version: string, python: string): string {
+  const note = `jinja2 ${version} (${python})`;
+  return version === JINJA2_REFERENCE_VERSION ? note : `${note}, not the reference ${JINJA2_REFERENCE_VERSION}`;
+}
+
 export interface RealJinja2Options {
   python: string;
   timeoutMs: number;
@@ -72,7 +79,7 @@ export function realJinja2Engine(options: RealJinja2Options): PreviewEngine {
     id: "real-jinja2",
     label: "Python Jinja2",
     real: true,
-    note: () => (proc.version ? `jinja2 ${proc.version} (${options.python})` : null),
+    note: () => (proc.version ? realJinja2Note(proc.version, options.python) : null),
     async render({ doc, json, now }: EngineInput): Promise<EngineOutcome | null> {
       const when = [now.year, now.month, now.day, now.hour, now.minute, now.second, now.microsecond];
       const r = await proc.request({ template: doc.text, context: json, now: when });
@@ -80,7 +87,12 @@ export function realJinja2Engine(options: RealJinja2Options): PreviewEngine {
       if (!r.ok) return r.unavailable ? { status: "unavailable", reason: r.reason } : failed(r.reason);
       if (typeof r.reply.out === "string") return { status: "ok", output: r.reply.out, chunks: null };
       const line = typeof r.reply.line === "number" ? r.reply.line : null;
-      return { status: "error", output: "", chunks: null, error: { message: String(r.reply.error), code: null, start: null, end: null, line, column: null } };
+      return {
+        status: "error",
+        output: "",
+        chunks: null,
+        error: { message: String(r.reply.error), code: null, start: null, end: null, line, column: null },
+      };
     },
     dispose: () => proc.dispose(),
   };

@@ -16,16 +16,20 @@ export function parseLlamaCppError(raw: string): { message: string; line: number
   const text = raw.replace(/^AddonJinjaRenderer: /, "");
   const at = /at line (\d+), column (\d+)/.exec(text);
   const cause = text.lastIndexOf("\nError: ");
-  const message = cause >= 0 ? text.slice(cause + "\nError: ".length) : text.split("\n")[0].replace(/^failed to (?:render|compile) template: /, "");
+  const message =
+    cause >= 0 ? text.slice(cause + "\nError: ".length) : text.split("\n")[0].replace(/^failed to (?:render|compile) template: /, "");
   return { message: message.trim(), line: at ? Number(at[1]) : null, column: at ? Number(at[2]) : null };
 }
+
+const ID = "real-llamacpp";
+const LABEL = "llama.cpp";
 
 export function realLlamaCppEngine(options: RealLlamaCppOptions): PreviewEngine {
   // ELECTRON_RUN_AS_NODE: in VS Code the extension host's executable is Electron, which then runs as Node
   const proc = new LineProcess({ ...options, env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" } });
   return {
-    id: "real-llamacpp",
-    label: "llama.cpp",
+    id: ID,
+    label: LABEL,
     real: true,
     note: () => (proc.version ? `node-llama-cpp ${proc.version} prebuilt` : null),
     async render({ doc, json }: EngineInput): Promise<EngineOutcome | null> {
@@ -38,4 +42,9 @@ export function realLlamaCppEngine(options: RealLlamaCppOptions): PreviewEngine 
     },
     dispose: () => proc.dispose(),
   };
+}
+
+/** The column where the bundled llama.cpp does not exist (other platforms): it says why instead of a render. */
+export function unavailableLlamaCppEngine(reason: string): PreviewEngine {
+  return { id: ID, label: LABEL, real: true, note: () => null, render: () => ({ status: "unavailable", reason }), dispose() {} };
 }

@@ -2,17 +2,9 @@
 // extra variables over everything. bos/eos come from the option, else the scenario, else the bound
 // model's vocabulary, else the corpus defaults; add_generation_prompt is always set (HF transformers
 // and llama.cpp always pass it, False by default), enable_thinking only when someone says so.
-import { PyDict } from "../../../../server/src/interpreter/dict";
-import { JsonError, parseJson } from "../../../../server/src/interpreter/json";
-import { jsonDumps } from "../../../../server/src/interpreter/python/jsonDumps";
-import { DEFAULT_SPECIAL_TOKENS } from "../../../../server/src/interpreter/scenario";
+import { DEFAULT_SPECIAL_TOKENS, jsonDumps, JsonError, parseJson, PyDict } from "../../../../server/src/interpreter";
+import type { ModelTokens } from "../../gguf/modelBinding";
 import type { ContextOptions, PreviewState } from "../protocol";
-
-/** The special token texts of a bound model (a GGUF); "" where its vocabulary has none. */
-export interface ModelTokens {
-  bosToken: string;
-  eosToken: string;
-}
 
 export interface BuiltContext {
   context: PyDict;
@@ -50,7 +42,11 @@ export function parseExtraVariables(text: string): { vars: PyDict | null; proble
 }
 
 /** Applies the options that are set (and, with `defaults`, the defaults of those that are not). */
-function merge(scenario: PyDict, options: ContextOptions, defaults: PreviewState["defaults"] | null): { context: PyDict; problem: string | null } {
+function merge(
+  scenario: PyDict,
+  options: ContextOptions,
+  defaults: PreviewState["defaults"] | null,
+): { context: PyDict; problem: string | null } {
   const ctx = PyDict.from(scenario.entries());
   const set = (key: string, option: string | boolean | null, fallback: string | boolean | null | undefined) => {
     const v = option ?? fallback;

@@ -63,7 +63,12 @@ function backtrack(trace: Int32Array[], n: number, m: number, dEnd: number, a0: 
     const prevX = at(prevK);
     const prevY = prevX - prevK;
     // the edit goes from (prevX, prevY) one step down (an insertion) or right (a deletion); then equal characters follow
-    const edit: Change = { aStart: a0 + prevX, aEnd: a0 + (down ? prevX : prevX + 1), bStart: b0 + prevY, bEnd: b0 + (down ? prevY + 1 : prevY) };
+    const edit: Change = {
+      aStart: a0 + prevX,
+      aEnd: a0 + (down ? prevX : prevX + 1),
+      bStart: b0 + prevY,
+      bEnd: b0 + (down ? prevY + 1 : prevY),
+    };
     const next = changes[0];
     if (next && next.aStart === edit.aEnd && next.bStart === edit.bEnd) {
       next.aStart = edit.aStart;

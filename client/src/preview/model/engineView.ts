@@ -32,7 +32,10 @@ export function engineView(
     ...base,
     status: outcome.status,
     output: outcome.output,
-    error: outcome.status === "error" ? { message: outcome.error.message, code: outcome.error.code, line: outcome.error.line, column: outcome.error.column } : null,
+    error:
+      outcome.status === "error"
+        ? { message: outcome.error.message, code: outcome.error.code, line: outcome.error.line, column: outcome.error.column }
+        : null,
     diffs: compared ? diffMarks(reference!.output, outcome.output) : null,
     specials: specialTokenRanges(outcome.output, specials),
     tokens: outcome.status === "ok" ? count.tokens : null,

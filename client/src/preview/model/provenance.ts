@@ -1,5 +1,5 @@
 // "Click in the output, see the template": the chunk of a render that wrote a given output offset.
-import type { Chunk } from "../../../../server/src/interpreter/output";
+import type { Chunk } from "../../../../server/src/interpreter";
 
 /**
  * The chunk covering `offset` (chunks are in output order and do not overlap). A click just past the

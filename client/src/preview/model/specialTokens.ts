@@ -4,7 +4,8 @@
 import type { Span } from "../protocol";
 
 /** ChatML/Llama 3 `<|x|>`, DeepSeek's full-width `<｜x｜>`, `<s>`, Mistral's `[INST]`-style tags, Gemma's turns. */
-const COMMON = /<\|[^<>|\s]{1,64}\|>|<｜[^<>｜]{1,64}｜>|<\/?s>|\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|THINK)\]|<(?:start|end)_of_turn>/y;
+const COMMON =
+  /<\|[^<>|\s]{1,64}\|>|<｜[^<>｜]{1,64}｜>|<\/?s>|\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|THINK)\]|<(?:start|end)_of_turn>/y;
 
 export interface SpecialTokenSet {
   /** Exact token texts; longest match wins where two start at the same place. */
@@ -23,7 +24,7 @@ export function specialTokenRanges(text: string, set: SpecialTokenSet): Span[] {
   }
   for (const list of byFirst.values()) list.sort((x, y) => y.length - x.length);
   const out: Span[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     let len = byFirst.get(text[i])?.find((t) => text.startsWith(t, i))?.length ?? 0;
     if (!len && set.common) {
       COMMON.lastIndex = i;

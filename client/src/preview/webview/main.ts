@@ -80,7 +80,8 @@ function clickedOffset(event: MouseEvent): number | null {
   const start = Number(target.dataset.s);
   const end = Number(target.dataset.e);
   const caret = document.caretRangeFromPoint?.(event.clientX, event.clientY);
-  const inside = caret && target.contains(caret.startContainer) && end - start === (target.textContent ?? "").length ? caret.startOffset : 0;
+  const inside =
+    caret && target.contains(caret.startContainer) && end - start === (target.textContent ?? "").length ? caret.startOffset : 0;
   return Math.min(start + inside, Math.max(start, end - 1));
 }
 
@@ -92,7 +93,8 @@ document.addEventListener("click", (event) => {
     if (action.dataset.action === "copy") post({ type: "copy", engine });
     else if (action.dataset.action === "reveal-error") post({ type: "revealError", engine });
     else if (action.dataset.action === "new-scenario") post({ type: "newScenario" });
-    else if (action.dataset.action === "run-model") post({ type: "runModel", mode: action.dataset.mode === "chat" ? "chat" : "completion" });
+    else if (action.dataset.action === "run-model")
+      post({ type: "runModel", mode: action.dataset.mode === "chat" ? "chat" : "completion" });
     else if (action.dataset.action === "stop-model") post({ type: "stopModel" });
     return;
   }

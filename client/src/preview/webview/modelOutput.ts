@@ -8,7 +8,11 @@ const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 const STATUS: Record<ModelOutputView["status"], string> = { running: "generating…", done: "done", error: "error", cancelled: "stopped" };
 
 function figures(v: ModelOutputView): string {
-  const parts = [v.finishReason && `finish: ${v.finishReason}`, v.tokensPerSecond !== null && `${v.tokensPerSecond.toFixed(1)} tokens/s`, v.acceptance !== null && `DFlash acceptance ${(v.acceptance * 100).toFixed(0)}%`];
+  const parts = [
+    v.finishReason && `finish: ${v.finishReason}`,
+    v.tokensPerSecond !== null && `${v.tokensPerSecond.toFixed(1)} tokens/s`,
+    v.acceptance !== null && `DFlash acceptance ${(v.acceptance * 100).toFixed(0)}%`,
+  ];
   return parts.filter(Boolean).join(" · ");
 }
 
@@ -22,7 +26,11 @@ function parsedHtml(v: ModelOutputView): string {
   const calls = p.toolCalls.length
     ? p.toolCalls.map((c, i) => `<pre class="tool-call" data-tool-call="${i}"><b>${esc(c.name)}</b>(${esc(c.arguments)})</pre>`).join("")
     : `<pre><span class="empty">(none)</span></pre>`;
-  return field("content", "content", p.content) + field("reasoning", "reasoning", p.reasoning) + `<div class="parsed-field" data-field="tool_calls"><span class="parsed-label">tool calls</span>${calls}</div>`;
+  return (
+    field("content", "content", p.content) +
+    field("reasoning", "reasoning", p.reasoning) +
+    `<div class="parsed-field" data-field="tool_calls"><span class="parsed-label">tool calls</span>${calls}</div>`
+  );
 }
 
 export function modelOutputHtml(v: ModelOutputView): string {

@@ -26,7 +26,10 @@ export function scenarioOptions(state: PreviewState): string {
 
 export function engineToggles(state: PreviewState): string {
   return state.engines
-    .map((e) => `<label class="toggle"><input type="checkbox" data-engine-toggle="${escapeHtml(e.id)}"${e.visible ? " checked" : ""}> ${escapeHtml(engineTitle(e))}</label>`)
+    .map(
+      (e) =>
+        `<label class="toggle"><input type="checkbox" data-engine-toggle="${escapeHtml(e.id)}"${e.visible ? " checked" : ""}> ${escapeHtml(engineTitle(e))}</label>`,
+    )
     .join("");
 }
 
@@ -36,7 +39,8 @@ function engineTitle(e: EngineInfo): string {
 
 /** A tri-state select's options: "as the scenario says" (showing what that is), true, false. */
 export function triStateOptions(current: boolean | null, fallback: boolean | null): string {
-  const opt = (value: string, label: string, selected: boolean) => `<option value="${value}"${selected ? " selected" : ""}>${label}</option>`;
+  const opt = (value: string, label: string, selected: boolean) =>
+    `<option value="${value}"${selected ? " selected" : ""}>${label}</option>`;
   return [
     opt("", `scenario (${fallback === null ? "unset" : String(fallback)})`, current === null),
     opt("true", "true", current === true),
@@ -87,12 +91,17 @@ export function outputHtml(view: EngineView, referenceLabel: string, showWhitesp
       }
       const classes = ["seg", seg.diff && "diff", seg.special && "special", seg.ws && "ws"].filter(Boolean).join(" ");
       const mark = seg.diff ? markOf(seg.start) : undefined;
-      const title = mark ? ` title="${escapeHtml(mark.reference ? `${referenceLabel} has ${quote(mark.reference)}` : `${referenceLabel} has nothing here`)}"` : "";
+      const title = mark
+        ? ` title="${escapeHtml(mark.reference ? `${referenceLabel} has ${quote(mark.reference)}` : `${referenceLabel} has nothing here`)}"`
+        : "";
       const piece = text.slice(seg.start, seg.end);
       if (!(seg.ws && showWhitespace)) return `<span class="${classes}" ${pos}${title}>${escapeHtml(piece)}</span>`;
       // one element per character, so a click on a shown glyph still maps to its own offset
       return [...piece]
-        .map((ch, i) => `<span class="${classes}" data-s="${seg.start + i}" data-e="${seg.start + i + 1}"${title}>${escapeHtml(visibleWhitespace(ch))}</span>`)
+        .map(
+          (ch, i) =>
+            `<span class="${classes}" data-s="${seg.start + i}" data-e="${seg.start + i + 1}"${title}>${escapeHtml(visibleWhitespace(ch))}</span>`,
+        )
         .join("");
     })
     .join("");
@@ -116,8 +125,12 @@ export function engineSection(info: EngineInfo, view: EngineView, referenceLabel
     : "";
   const note = view.note ? `<div class="engine-note">${escapeHtml(view.note)}</div>` : "";
   const empty = view.status === "ok" && view.output === "" ? `<span class="empty">(empty output)</span>` : "";
-  const copy = view.status === "ok" || view.output ? `<button data-action="copy" data-engine="${id}" title="Copy the exact output">Copy</button>` : "";
-  const output = view.status === "ok" || view.output ? `<pre class="output" data-engine="${id}">${outputHtml(view, referenceLabel, showWhitespace)}${empty}</pre>` : "";
+  const copy =
+    view.status === "ok" || view.output ? `<button data-action="copy" data-engine="${id}" title="Copy the exact output">Copy</button>` : "";
+  const output =
+    view.status === "ok" || view.output
+      ? `<pre class="output" data-engine="${id}">${outputHtml(view, referenceLabel, showWhitespace)}${empty}</pre>`
+      : "";
   return (
     `<section class="engine" id="engine-${id}" data-engine="${id}" data-status="${view.status}" data-badge="${b.kind}"` +
     ` data-diffs="${view.diffs?.length ?? ""}" data-reference="${info.reference}">` +

@@ -6,11 +6,8 @@
 // `nullTools` adds the older probe that rendered the template with `tools=[null]` (a null tool next
 // to a plain user message): when that threw, the llama.cpp builds that ran it inferred nothing and
 // every capability read false.
-import type { Dialect } from "../../dialects/dialect";
+import { type CauseCode, type Dialect, type Limits, render } from "../../interpreter";
 import type { TemplateDocument } from "../../document";
-import type { CauseCode } from "../../interpreter/errors";
-import type { Limits } from "../../interpreter/limits";
-import { render } from "../../interpreter/render";
 import { CHECK_LIMITS, CHECK_NOW } from "../scenarios";
 import { recordingUsage, Usage, withUsageStats } from "./usage";
 
@@ -116,7 +113,11 @@ export function capsOf(doc: TemplateDocument, dialect: Dialect, options: { nullT
 }
 
 /** `limits`: of each probe render (default: the engine checks' budget, CHECK_LIMITS). */
-export function probeCaps(doc: TemplateDocument, dialect: Dialect, options: { nullTools?: boolean; limits?: Partial<Limits> } = {}): CapsReport {
+export function probeCaps(
+  doc: TemplateDocument,
+  dialect: Dialect,
+  options: { nullTools?: boolean; limits?: Partial<Limits> } = {},
+): CapsReport {
   const instrumented = withUsageStats(dialect);
   const limits = options.limits ?? CHECK_LIMITS;
   const errors: ProbeError[] = [];
@@ -177,7 +178,8 @@ export function probeCaps(doc: TemplateDocument, dialect: Dialect, options: { nu
   if (objectArgs.success) {
     if (!objectArgs.usage.isUsed(toolName)) caps.supports_tools = false;
     if (!objectArgs.usage.isUsed(toolCalls)) caps.supports_tool_calls = false;
-    else if (objectArgs.usage.isUsed(["messages", 1, "tool_calls", 0, "function", "arguments", "arg"], true)) caps.supports_object_arguments = true;
+    else if (objectArgs.usage.isUsed(["messages", 1, "tool_calls", 0, "function", "arguments", "arg"], true))
+      caps.supports_object_arguments = true;
   }
 
   // a single tool call with string arguments
@@ -213,7 +215,11 @@ export function probeCaps(doc: TemplateDocument, dialect: Dialect, options: { nu
   if (reasoning.output.includes(REASONING_PLACEHOLDER)) caps.supports_preserve_reasoning = true;
 
   // reasoning effort: reasoning_effort and reasoning_strength are one value in llama.cpp
-  const effort = run("reasoning_effort", [user("User message")], null, { enable_thinking: true, reasoning_effort: "low", reasoning_strength: "low" });
+  const effort = run("reasoning_effort", [user("User message")], null, {
+    enable_thinking: true,
+    reasoning_effort: "low",
+    reasoning_strength: "low",
+  });
   caps.supports_reasoning_effort = effort.usage.isUsed(["reasoning_effort"], true) || effort.usage.isUsed(["reasoning_strength"]);
 
   return { caps, probes, errors };

@@ -125,11 +125,17 @@ export function diffSplit(left: string, right: string): DiffSplit {
   }
   const textSuffix = !L[le].marker && !R[re].marker;
   const textPrefix = !R[rs].marker && !L[ls].marker;
-  const join = (segs: Segment[], from: number, to: number): string => segs.slice(from, to).map((s) => s.value).join("");
+  const join = (segs: Segment[], from: number, to: number): string =>
+    segs
+      .slice(from, to)
+      .map((s) => s.value)
+      .join("");
   const remLeft = join(L, ls, leftConsumed ? le : le + 1);
   const remRight = join(R, rs, rightConsumed ? re : re + 1);
   const suffixLength = textSuffix ? commonSuffixLength(remLeft, remRight) : 0;
-  const prefixLength = textPrefix ? commonPrefixLength(remLeft.slice(0, remLeft.length - suffixLength), remRight.slice(0, remRight.length - suffixLength)) : 0;
+  const prefixLength = textPrefix
+    ? commonPrefixLength(remLeft.slice(0, remLeft.length - suffixLength), remRight.slice(0, remRight.length - suffixLength))
+    : 0;
   result.prefix += remLeft.slice(0, prefixLength);
   result.suffix = remLeft.slice(remLeft.length - suffixLength) + result.suffix;
   result.left = remLeft.slice(prefixLength, remLeft.length - suffixLength);

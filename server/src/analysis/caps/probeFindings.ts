@@ -1,9 +1,8 @@
 // The capability probe's throws as findings: llama.cpp ignores an exception during its probe and
 // infers nothing from that render, so a template that throws there silently loses capabilities.
 // One finding per throwing node, saying what llama.cpp then believes and how to fix it.
-import type { Dialect } from "../../dialects/dialect";
-import type { TemplateDocument } from "../../document";
-import { ENGINE_LABELS } from "../../types";
+import type { Dialect } from "../../interpreter";
+import { ENGINE_LABELS, type TemplateDocument } from "../../document";
 import type { Finding } from "../finding";
 import { rewritesFor } from "../fixes/rewrites";
 import { ancestorsOf, constructAt } from "../nodeIndex";
@@ -26,7 +25,9 @@ const NOTHING = "every capability reads false, tool arguments stay strings and t
 function fixHint(doc: TemplateDocument, e: ProbeError, engine: string): string {
   const node = constructAt(doc, e);
   const rewrite = rewritesFor(doc, node, ancestorsOf(doc, node.id))[0];
-  return rewrite ? `Fix: ${rewrite.title}.` : `Fix: make this work in ${engine} (see its other diagnostics here) so that the probe renders.`;
+  return rewrite
+    ? `Fix: ${rewrite.title}.`
+    : `Fix: make this work in ${engine} (see its other diagnostics here) so that the probe renders.`;
 }
 
 export function probeFindings(doc: TemplateDocument, dialect: Dialect, options: { nullTools: boolean }): Finding[] {
@@ -45,12 +46,24 @@ export function probeFindings(doc: TemplateDocument, dialect: Dialect, options: 
     const cause = e.message.split("\n")[0];
     if (e.code === "runtime/raise-exception") {
       // The template refuses the probe's input on purpose; what llama.cpp infers from that is right.
-      out.push({ ...base, code: `${dialect.engine}/probe-refused`, severity: "information", message: `${eng}'s capability probe stops at this raise_exception (${cause}), so ${CONSEQUENCE[e.probe as keyof typeof CONSEQUENCE] ?? "it infers nothing from that probe"}` });
+      out.push({
+        ...base,
+        code: `${dialect.engine}/probe-refused`,
+        severity: "information",
+        message: `${eng}'s capability probe stops at this raise_exception (${cause}), so ${CONSEQUENCE[e.probe as keyof typeof CONSEQUENCE] ?? "it infers nothing from that probe"}`,
+      });
       continue;
     }
     const all = probes.every((p) => group.some((g) => g.probe === p));
-    const effect = all ? `${eng} infers nothing: ${NOTHING}` : `${eng} infers nothing from it: ${group.map((g) => CONSEQUENCE[g.probe as keyof typeof CONSEQUENCE]).join("; ")}`;
-    out.push({ ...base, code: `${dialect.engine}/probe-throws`, severity: "error", message: `${eng}'s capability probe throws here (${cause}), so ${effect}. ${fixHint(doc, e, eng)}` });
+    const effect = all
+      ? `${eng} infers nothing: ${NOTHING}`
+      : `${eng} infers nothing from it: ${group.map((g) => CONSEQUENCE[g.probe as keyof typeof CONSEQUENCE]).join("; ")}`;
+    out.push({
+      ...base,
+      code: `${dialect.engine}/probe-throws`,
+      severity: "error",
+      message: `${eng}'s capability probe throws here (${cause}), so ${effect}. ${fixHint(doc, e, eng)}`,
+    });
   }
   if (options.nullTools) {
     const old = capsOf(doc, dialect, { nullTools: true }).errors.find((e) => e.probe === "null_tools");

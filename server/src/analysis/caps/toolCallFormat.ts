@@ -6,9 +6,8 @@
 // the argument name/value markers; not the argument separator, argument wrapper and call-id
 // markers, nor the peg parser generated from all of them. Templates llama.cpp handles with a
 // hand-written parser (common_chat_try_specialized_template) are named instead.
-import type { Dialect } from "../../dialects/dialect";
+import { type Dialect, render } from "../../interpreter";
 import type { TemplateDocument } from "../../document";
-import { render } from "../../interpreter/render";
 import { CHECK_LIMITS, CHECK_NOW } from "../scenarios";
 import type { Caps } from "./capsProbe";
 import { withUsageStats } from "./usage";
@@ -42,7 +41,10 @@ const THINKING_CONTENT = "REASON_PART I am thinking END_R";
 
 const PARAMS_SCHEMA = {
   type: "object",
-  properties: { [ARG_FIRST]: { type: "string", description: "First argument" }, [ARG_SECOND]: { type: "string", description: "Second argument" } },
+  properties: {
+    [ARG_FIRST]: { type: "string", description: "First argument" },
+    [ARG_SECOND]: { type: "string", description: "Second argument" },
+  },
   required: [],
 };
 const TOOLS = [FUN_FIRST, FUN_SECOND].map((name, i) => ({
@@ -50,7 +52,11 @@ const TOOLS = [FUN_FIRST, FUN_SECOND].map((name, i) => ({
   function: { name, description: `Test function ${i ? "bar" : "foo"}`, parameters: PARAMS_SCHEMA },
 }));
 const userMsg = { role: "user", content: USER_MSG };
-const toolCall = (name: string, args: Record<string, string>, id = "call00001") => ({ id, type: "function", function: { name, arguments: args } });
+const toolCall = (name: string, args: Record<string, string>, id = "call00001") => ({
+  id,
+  type: "function",
+  function: { name, arguments: args },
+});
 const FIRST_CALL = toolCall(FUN_FIRST, { [ARG_FIRST]: "XXXX", [ARG_SECOND]: "YYYY" });
 const SECOND_CALL = toolCall(FUN_SECOND, { [ARG_FIRST]: "XXXX", [ARG_SECOND]: "YYYY" }, "call00002");
 const withCalls = (...calls: unknown[]) => ({ role: "assistant", content: "", tool_calls: calls });
@@ -107,7 +113,12 @@ class Analysis {
 
   /** common_chat_template_direct_apply as apply_template calls it; null where the render throws. */
   private apply(p: Params): string | null {
-    const context: Record<string, unknown> = { messages: this.normalize(p.messages), bos_token: "", eos_token: "", enable_thinking: p.enableThinking };
+    const context: Record<string, unknown> = {
+      messages: this.normalize(p.messages),
+      bos_token: "",
+      eos_token: "",
+      enable_thinking: p.enableThinking,
+    };
     if (p.tools.length) context.tools = p.tools;
     if (p.addGenerationPrompt) context.add_generation_prompt = true;
     const r = render(this.doc, context, { dialect: this.dialect, now: CHECK_NOW, limits: CHECK_LIMITS });
@@ -185,7 +196,15 @@ class Analysis {
 
   reasoningScope(): void {
     const c = this.compare(this.toolParams([userMsg, { ...assistantText, reasoning_content: THINKING_CONTENT }]), (p) => {
-      p.messages = [userMsg, { role: "assistant", content: null, reasoning_content: THINKING_CONTENT, tool_calls: [toolCall(FUN_FIRST, { [ARG_FIRST]: "VVVV", [ARG_SECOND]: "XXXX" })] }];
+      p.messages = [
+        userMsg,
+        {
+          role: "assistant",
+          content: null,
+          reasoning_content: THINKING_CONTENT,
+          tool_calls: [toolCall(FUN_FIRST, { [ARG_FIRST]: "VVVV", [ARG_SECOND]: "XXXX" })],
+        },
+      ];
     });
     if (!c || c.a.includes(THINKING_CONTENT) || !c.b.includes(THINKING_CONTENT)) return;
     const wrapped = seq(tag("pre", seq(marker, space)), literal(THINKING_CONTENT), space, tag("post", seq(marker, space)));
@@ -205,7 +224,8 @@ class Analysis {
     });
     if (!c || !c.diff.right) return;
     const haystack = c.diff.right;
-    const inJson = (needle: string) => parseAnywhere(seq(choice(literal("{"), literal(":")), space, literal(`"${needle}"`)), haystack).success;
+    const inJson = (needle: string) =>
+      parseAnywhere(seq(choice(literal("{"), literal(":")), space, literal(`"${needle}"`)), haystack).success;
     this.f.mode = inJson(FUN_FIRST) ? "JSON_NATIVE" : inJson(ARG_FIRST) ? "TAG_WITH_JSON" : "TAG_WITH_TAGGED";
     let clean = haystack;
     const { start, end: stop } = this.f.reasoning;
@@ -283,14 +303,30 @@ class Analysis {
       tag(
         "fun_marker",
         choice(
-          seq(tag("fun_pre", seq(literal("<"), until(">", FUN_FIRST))), literal(FUN_FIRST), tag("fun_post", seq(not(seq(space, literal("<"))), until(">"), literal(">"))), space),
-          seq(tag("fun_pre", seq(literal("["), until("]", FUN_FIRST))), literal(FUN_FIRST), tag("fun_post", not(seq(space, literal("["), until("]"), literal("]")))), space),
+          seq(
+            tag("fun_pre", seq(literal("<"), until(">", FUN_FIRST))),
+            literal(FUN_FIRST),
+            tag("fun_post", seq(not(seq(space, literal("<"))), until(">"), literal(">"))),
+            space,
+          ),
+          seq(
+            tag("fun_pre", seq(literal("["), until("]", FUN_FIRST))),
+            literal(FUN_FIRST),
+            tag("fun_post", not(seq(space, literal("["), until("]"), literal("]")))),
+            space,
+          ),
         ),
       ),
       clean,
     );
     const funMarker = nameMarker.success ? nameMarker.tags.fun_marker : FUN_FIRST;
-    const perTool = seq(tag("sec_start", seq(marker, space)), tag("call_start", seq(marker, space)), tag("fun_pre", until(funMarker)), literal(funMarker), tag("rest", rest));
+    const perTool = seq(
+      tag("sec_start", seq(marker, space)),
+      tag("call_start", seq(marker, space)),
+      tag("fun_pre", until(funMarker)),
+      literal(funMarker),
+      tag("rest", rest),
+    );
     const section = seq(tag("sec_start", seq(marker, space)), literal(funMarker), tag("rest", rest));
     let r = parseAnywhere(perTool, clean);
     let closing;
@@ -333,7 +369,8 @@ class Analysis {
     const { diff } = c;
     const fn = this.f.function;
     const prefixMarker = this.f.per_call_start || this.f.section_start;
-    if (prefixMarker && diff.prefix.lastIndexOf(prefixMarker) >= 0) fn.name_prefix = diff.prefix.slice(diff.prefix.lastIndexOf(prefixMarker) + prefixMarker.length);
+    if (prefixMarker && diff.prefix.lastIndexOf(prefixMarker) >= 0)
+      fn.name_prefix = diff.prefix.slice(diff.prefix.lastIndexOf(prefixMarker) + prefixMarker.length);
     const name = parse(seq(tag("pre", until(FUN_FIRST)), literal(FUN_FIRST), tag("post", zeroOrMore(seq(not(marker), any)))), diff.left);
     if (name.success) {
       fn.name_prefix += name.tags.pre;
@@ -390,7 +427,10 @@ class Analysis {
       const lastMarker = seq(marker, zeroOrMore(seq(not(marker), any)), end);
       const pre = parse(seq(zeroOrMore(seq(not(lastMarker), any)), tag("name_prefix", lastMarker)), diff.prefix);
       a.name_prefix = pre.success ? pre.tags.name_prefix : diff.prefix;
-      const suf = parseAnywhere(tag("suffix", seq(zeroOrMore(seq(not(marker), any)), marker, space)), diff.left.slice(ARG_FIRST.length) + diff.suffix);
+      const suf = parseAnywhere(
+        tag("suffix", seq(zeroOrMore(seq(not(marker), any)), marker, space)),
+        diff.left.slice(ARG_FIRST.length) + diff.suffix,
+      );
       if (suf.success) a.name_suffix = suf.tags.suffix;
     }
   }

@@ -6,16 +6,29 @@
 //
 // The engine keeps stats on each value object. Here lists and dicts have identities, so they are
 // tracked by identity, a member by (container, key); strings are JS primitives, so they are tracked
-// by value — the probe asks by value only for strings it made unique.
-import type { Dialect, FilterFn, Operators, TestFn } from "../../dialects/dialect";
-import { PyDict } from "../../interpreter/dict";
-import { Tuple, type Value } from "../../interpreter/values";
+// by value — the probe asks by value only for strings it made unique. A string keeps its identity in
+// the engine wherever it goes unchanged (bound to a name by set, a loop or a macro argument, handed
+// out by get): here the member it was last read from stands for it, so reading it back through a
+// name marks that member, as the engine marks the value object itself.
+import {
+  type CallArgs,
+  Callable,
+  type Dialect,
+  type FilterFn,
+  type Operators,
+  PyDict,
+  type TestFn,
+  Tuple,
+  type Value,
+} from "../../interpreter";
 
 type Key = string | number;
 
 export class Usage {
   /** The context the dialect rendered with (after its own input conversion). */
   root: PyDict | null = null;
+  /** The lists and dicts of the context, where its strings live (the template's own hold copies). */
+  private readonly contextContainers = new WeakSet<object>();
   private readonly used = new WeakSet<object>();
   private readonly members = new WeakMap<object, Set<Key>>();
   private readonly objectOps = new WeakMap<object, Set<string>>();
@@ -23,6 +36,8 @@ export class Usage {
   private readonly spread = new WeakSet<object>();
   private readonly strings = new Set<string>();
   private readonly stringOps = new Map<string, Set<string>>();
+  /** The member each string was last read from (its identity in the engine, see the header). */
+  private readonly origins = new Map<string, { container: object; key: Key }>();
 
   mark(v: Value): void {
     if (typeof v === "string") this.strings.add(v);
@@ -39,6 +54,32 @@ export class Usage {
       return;
     }
     set.add(name);
+  }
+
+  renderedWith(ctx: PyDict): void {
+    this.root = ctx;
+    const walk = (v: Value, depth: number): void => {
+      if (depth > 64 || !(Array.isArray(v) || v instanceof PyDict) || this.contextContainers.has(v)) return;
+      this.contextContainers.add(v);
+      for (const x of Array.isArray(v) ? v : v.values()) walk(x, depth + 1);
+    };
+    walk(ctx, 0);
+  }
+
+  /**
+   * `v` was handed to the template as it is stored at `container[key]`. A container the template
+   * built holds a string that was read from the context before: that stays its origin.
+   */
+  readFrom(container: object, key: Key, v: Value): void {
+    if (typeof v !== "string" || (!this.contextContainers.has(container) && this.origins.has(v))) return;
+    this.origins.set(v, { container, key });
+  }
+
+  /** mark_used(v) on the value object itself: a string's member is used with it. */
+  valueUsed(v: Value): void {
+    this.mark(v);
+    const o = typeof v === "string" ? this.origins.get(v) : undefined;
+    if (o) this.member(o.container, o.key);
   }
 
   spreadOut(d: PyDict): void {
@@ -144,7 +185,7 @@ function wrapFilters(table: Readonly<Record<string, FilterFn>>): Record<string, 
       const u = recording();
       if (u) {
         if (DEEP.has(name)) u.deep(v);
-        else u.mark(v);
+        u.valueUsed(v);
         u.op(v, name);
         if (SPREADS.has(name) && v instanceof PyDict) u.spreadOut(v);
       }
@@ -161,7 +202,7 @@ function wrapTests(table: Readonly<Record<string, TestFn>>): Record<string, Test
       const v = args[1];
       const u = recording();
       if (u) {
-        u.mark(v);
+        u.valueUsed(v);
         u.op(v, `test_is_${name}`);
       }
       return builtin(() => t(...args));
@@ -172,20 +213,41 @@ function wrapTests(table: Readonly<Record<string, TestFn>>): Record<string, Test
 
 /** A member access: runtime.cpp member_expression marks the object, the key and the result. */
 function accessed(u: Usage, obj: Value, key: Value, result: Value): void {
-  u.mark(obj);
-  u.mark(result);
   const isIndex = typeof key === "bigint" || typeof key === "number";
   u.op(obj, isIndex ? "array_access" : "object_access");
   if (obj instanceof PyDict && typeof key === "string" && obj.has(key)) {
     u.member(obj, key);
+    u.readFrom(obj, key, result);
   } else if (Array.isArray(obj) && isIndex) {
     const i = Number(key);
     u.member(obj, i < 0 ? obj.length + i : i);
+    u.readFrom(obj, i < 0 ? obj.length + i : i, result);
   } else if (typeof key === "string") {
     // Not a member: the engine looks a builtin of that name up on the value.
     u.op(obj, key);
     if (SPREADS.has(key) && obj instanceof PyDict) u.spreadOut(obj);
   }
+  u.valueUsed(obj);
+  u.valueUsed(result);
+}
+
+/** `d.get(key)` gives the member itself, unmarked (value.cpp's object builtin `get`). */
+function gotMember(u: Usage, d: PyDict, a: CallArgs, result: Value): void {
+  const key = a.args[0];
+  if (typeof key === "string" && d.getStr(key) === result) u.readFrom(d, key, result);
+}
+
+/** A dict's method as getattr gives it, telling `u` which member a call hands out. */
+function watchedMethod(u: Usage, d: PyDict, method: Callable): Callable {
+  const w = Object.create(method) as Callable;
+  Object.defineProperty(w, "call", {
+    value: (rt: unknown, a: CallArgs) => {
+      const r = method.call(rt, a);
+      gotMember(u, d, a, r);
+      return r;
+    },
+  });
+  return w;
 }
 
 function wrapOps(ops: Operators): Operators {
@@ -194,8 +256,10 @@ function wrapOps(ops: Operators): Operators {
     getattr: (...args) => {
       const u = recording();
       const r = ops.getattr(...args);
-      if (u) accessed(u, args[0], args[1], r);
-      return r;
+      if (!u) return r;
+      accessed(u, args[0], args[1], r);
+      const obj = args[0];
+      return obj instanceof PyDict && r instanceof Callable && !obj.has(args[1]) ? watchedMethod(u, obj, r) : r;
     },
     getitem: (...args) => {
       const u = recording();
@@ -209,6 +273,8 @@ function wrapOps(ops: Operators): Operators {
     u.mark(v);
     u.op(v, "array_access");
     if (v instanceof PyDict) u.op(v, "object_access");
+    // The loop variable holds each item itself.
+    if (Array.isArray(v)) v.forEach((x, i) => u.readFrom(v, i, x));
   };
   if (ops.loopItems) {
     const loopItems = ops.loopItems;
@@ -232,7 +298,9 @@ function wrapOps(ops: Operators): Operators {
         u.mark(args[0]);
         u.op(args[0], args[1]);
       }
-      return callMethod(...args);
+      const r = callMethod(...args);
+      if (u && args[0] instanceof PyDict) gotMember(u, args[0], args[2], r);
+      return r;
     };
   }
   return w;
@@ -240,7 +308,10 @@ function wrapOps(ops: Operators): Operators {
 
 /** A context that records which of its variables the template looks up. */
 class RecordedContext extends PyDict {
-  constructor(private readonly usage: Usage, from: PyDict) {
+  constructor(
+    private readonly usage: Usage,
+    from: PyDict,
+  ) {
     super();
     for (const [k, v] of from.entries()) this.set(k, v);
   }
@@ -249,6 +320,7 @@ class RecordedContext extends PyDict {
     if (v !== undefined) {
       this.usage.mark(v);
       this.usage.member(this.usage.root!, k);
+      this.usage.readFrom(this.usage.root!, k, v);
     }
     return v;
   }
@@ -285,10 +357,12 @@ export function withUsageStats(d: Dialect): Dialect {
       ops: wrapOps(d.ops),
       filters: wrapFilters(d.filters),
       tests: wrapTests(d.tests),
+      // identifier::execute_impl marks whatever a name holds, whoever bound it.
+      variableRead: (v) => recording()?.valueUsed(v),
       context: (given) => {
         const ctx = d.context ? d.context(given) : given;
         if (!active) return ctx;
-        active.root = ctx;
+        active.renderedWith(ctx);
         return new RecordedContext(active, ctx);
       },
     };

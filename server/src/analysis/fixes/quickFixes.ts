@@ -2,14 +2,14 @@
 // template parses and the reference (Jinja2) renders it byte for byte as the original on every
 // sample scenario — or fails with the same error where the original does — so fixing an engine
 // never changes what Jinja2 users get. Edits touch only the construct they rewrite.
-import type { Dialect } from "../../dialects/dialect";
+import type { Dialect, RenderResult } from "../../interpreter";
 import { TemplateDocument } from "../../document";
-import type { RenderResult } from "../../interpreter/render";
 import { engineFindings, referenceDialect, type EngineCheckOptions } from "../engineChecks";
 import type { Finding } from "../finding";
 import { ancestorsOf, nodeById } from "../nodeIndex";
 import { renderScenario } from "../scenarioRenders";
-import type { Scenario } from "../scenarios";
+import { hasSecurityFindings } from "../security/index";
+import type { Scenario } from "../../interpreter";
 import { applyEdits, rewritesFor, type Rewrite } from "./rewrites";
 
 export interface QuickFix extends Rewrite {
@@ -46,6 +46,8 @@ function safe(doc: TemplateDocument, r: Rewrite, scenarios: readonly Scenario[])
 
 /** The verified fixes for one finding. */
 export function quickFixesFor(doc: TemplateDocument, finding: Finding, scenarios: readonly Scenario[]): QuickFix[] {
+  // A rewrite that makes a payload compile in one more engine is the last thing to offer.
+  if (hasSecurityFindings(doc)) return [];
   const node = finding.nodeId >= 0 ? nodeById(doc, finding.nodeId) : undefined;
   if (!node) return [];
   return rewritesFor(doc, node, ancestorsOf(doc, finding.nodeId))
@@ -53,13 +55,19 @@ export function quickFixesFor(doc: TemplateDocument, finding: Finding, scenarios
     .map((r) => ({ ...r, finding }));
 }
 
-const overlaps = (a: Rewrite, b: Rewrite): boolean => a.edits.some((x) => b.edits.some((y) => (x.start < y.end && y.start < x.end) || x.start === y.start));
+const overlaps = (a: Rewrite, b: Rewrite): boolean =>
+  a.edits.some((x) => b.edits.some((y) => (x.start < y.end && y.start < x.end) || x.start === y.start));
 
 /**
  * Applies every safe fix for the engines' findings, round by round (a fix can reveal the next
  * finding, e.g. once minja parses the template), each round's fixes checked together.
  */
-export function fixAll(doc: TemplateDocument, engines: readonly Dialect[], scenarios: readonly Scenario[], options: EngineCheckOptions): { text: string; applied: string[] } {
+export function fixAll(
+  doc: TemplateDocument,
+  engines: readonly Dialect[],
+  scenarios: readonly Scenario[],
+  options: EngineCheckOptions,
+): { text: string; applied: string[] } {
   const applied: string[] = [];
   let current = doc;
   for (let round = 0; round < 20; round++) {
@@ -69,7 +77,10 @@ export function fixAll(doc: TemplateDocument, engines: readonly Dialect[], scena
       for (const fix of quickFixesFor(current, f, scenarios)) if (!chosen.some((c) => overlaps(c, fix))) chosen.push(fix);
     }
     if (chosen.length === 0) break;
-    let text = applyEdits(current.text, chosen.flatMap((c) => c.edits));
+    let text = applyEdits(
+      current.text,
+      chosen.flatMap((c) => c.edits),
+    );
     let taken = chosen;
     if (!rendersIdentically(current, text, scenarios)) {
       taken = [chosen[0]];

@@ -2,13 +2,18 @@
 // ObjectValue in runtime.ts) and as globals (setupGlobals, the Environment's `namespace`).
 // Builtins receive the engine's calling convention: the positional values, then one
 // KeywordArgumentsValue holding the keyword arguments, if there are any.
-import { BuiltinFunction } from "../../interpreter/callables";
-import { PyDict } from "../../interpreter/dict";
-import { Fault } from "../../interpreter/errors";
-import { LoopContext } from "../../interpreter/loop";
-import type { WallClock } from "../../interpreter/runtime";
-import { Undefined } from "../../interpreter/undefined";
-import { Namespace, type CallArgs, type Value } from "../../interpreter/values";
+import {
+  BuiltinFunction,
+  type CallArgs,
+  Fault,
+  LoopContext,
+  Namespace,
+  PyDict,
+  Undefined,
+  type Runtime,
+  type Value,
+  type WallClock,
+} from "../../interpreter";
 import { arrayOf, entriesOf, intResult, isInt, isNumeric, num, raw, typeOf, type Int } from "./values";
 
 const err = (text: string) => new Fault("runtime/type", "Error", text);
@@ -162,9 +167,7 @@ function dictsort(entries: [string, Value][], args: Value[]): Value {
   const reverse = positional[2] ?? kwargs.get("reverse") ?? false;
   if (typeof reverse !== "boolean") throw err("reverse must be a boolean");
   const i = by === "key" ? 0 : 1;
-  return entries
-    .map(([k, v]) => [k, v])
-    .sort((x, y) => (reverse ? -1 : 1) * compareValues(x[i], y[i], caseSensitive));
+  return entries.map(([k, v]) => [k, v]).sort((x, y) => (reverse ? -1 : 1) * compareValues(x[i], y[i], caseSensitive));
 }
 
 function objectMember(obj: PyDict | LoopContext, name: string): Value | undefined {
@@ -213,9 +216,10 @@ function fromJs(x: unknown): Value {
   return x as Value;
 }
 
-function range(a: CallArgs): Value {
+function range(rt: Runtime, a: CallArgs): Value {
   const [start, stop, step = 1] = engineArgs(a).map(jsValue);
-  if ([start, stop, step].some((x) => x !== undefined && typeof x !== "number")) throw Fault.notReproduced("range() over non-numbers runs JavaScript's coercions");
+  if ([start, stop, step].some((x) => x !== undefined && typeof x !== "number"))
+    throw Fault.notReproduced("range() over non-numbers runs JavaScript's coercions");
   let lo = start as number;
   let hi = stop as number | undefined;
   if (hi === undefined) {
@@ -225,6 +229,10 @@ function range(a: CallArgs): Value {
   if (step === 0) throw err("range() step must not be zero");
   const out: number[] = [];
   const st = step as number;
+  // The list is built whole: its length is work (steps) and a size (output) before it is.
+  const length = Math.max(0, Math.ceil((hi - lo) / st));
+  rt.tick(length);
+  rt.checkSize(length);
   for (let i = lo; st > 0 ? i < hi : i > hi; i += st) out.push(i);
   return fromJs(out);
 }
@@ -285,7 +293,7 @@ export const hfGlobals: Readonly<Record<string, Value>> = {
     const m = jsValue(engineArgs(a)[0]);
     throw new Fault("runtime/raise-exception", "Error", m === undefined ? "" : raw(m as Value));
   }),
-  range: new BuiltinFunction("range", (_rt, a) => range(a)),
+  range: new BuiltinFunction("range", (rt, a) => range(rt, a)),
   strftime_now: new BuiltinFunction("strftime_now", (rt, a) => {
     const f = jsValue(engineArgs(a)[0]);
     if (typeof f !== "string") throw Fault.notReproduced("strftime_now of a non-string runs JavaScript's coercions");

@@ -1,14 +1,19 @@
 // @huggingface/jinja's filters (Interpreter.applyFilter): dispatched on the operand's type, and
 // differently for `x | f` and `x | f(…)` — `x | length()` fails where `x | length` works, `x | default`
 // fails where `x | default('d')` works — so a filter asks its node which form it was written in.
-import type * as A from "../../parser/ast";
-import { PyDict } from "../../interpreter/dict";
-import { Fault } from "../../interpreter/errors";
-import { LoopContext } from "../../interpreter/loop";
-import type { Runtime } from "../../interpreter/runtime";
-import { Undefined } from "../../interpreter/undefined";
-import { Callable, Namespace, type CallArgs, type Value } from "../../interpreter/values";
-import type { FilterFn } from "../dialect";
+import type * as A from "../../parser";
+import {
+  Callable,
+  type CallArgs,
+  Fault,
+  type FilterFn,
+  LoopContext,
+  Namespace,
+  PyDict,
+  type Runtime,
+  Undefined,
+  type Value,
+} from "../../interpreter";
 import { compareValues, engineArgs, KwArgs, memberBuiltin } from "./builtins";
 import { SET_BLOCK_FILTERS } from "./syntax";
 import { hfTests } from "./tests";
@@ -51,7 +56,10 @@ function parseIntJs(s: string): number {
 /** `x | f` */
 function plain(name: string, v: Value, rt: Runtime): Value {
   if (name === "safe") return v;
-  if (name === "tojson") return toJSON(v, {});
+  if (name === "tojson") {
+    rt.checkPrinted(v);
+    return toJSON(v, {});
+  }
   const items = arrayOf(v);
   if (items) {
     switch (name) {
@@ -61,7 +69,8 @@ function plain(name: string, v: Value, rt: Runtime): Value {
       case "last":
         // `value[0]` of an empty list is a bare JS undefined: a TypeError where it is used, an
         // undefined once a `set` has stored it; which one happens depends on its use.
-        if (items.length === 0) throw Fault.notReproduced(`\`${name}\` of an empty list is a JavaScript undefined in the engine (a crash where it is used)`);
+        if (items.length === 0)
+          throw Fault.notReproduced(`\`${name}\` of an empty list is a JavaScript undefined in the engine (a crash where it is used)`);
         return name === "first" ? items[0] : items[items.length - 1];
       case "length":
         return BigInt(items.length);
@@ -70,8 +79,10 @@ function plain(name: string, v: Value, rt: Runtime): Value {
       case "sort":
         return [...items].sort((a, b) => compareValues(a, b, false));
       case "join":
+        rt.checkPrinted(v);
         return items.map(joinPart).join("");
       case "string":
+        rt.checkPrinted(v);
         return toJSON(v, {}, 0, false);
       case "unique":
         return unique(items);
@@ -146,7 +157,7 @@ function plain(name: string, v: Value, rt: Runtime): Value {
   throw err(`Cannot apply filter "${name}" to type: ${typeOf(v)}`);
 }
 
-function tojson(v: Value, a: CallArgs): Value {
+function tojson(rt: Runtime, v: Value, a: CallArgs): Value {
   const kw = a.kwargs ?? new Map<string, Value>();
   const indent = kw.get("indent") ?? null;
   if (!(typeof indent === "bigint" || indent === null)) throw err("If set, indent must be a number");
@@ -161,6 +172,9 @@ function tojson(v: Value, a: CallArgs): Value {
     if (s.length !== 2 || typeof s[0] !== "string" || typeof s[1] !== "string") throw err("separators must be a tuple of two strings");
     separators = [s[0], s[1]];
   } else if (sepArg !== null) throw err("If set, separators must be a tuple of two strings");
+  const width = indent === null ? 0 : Math.max(0, Number(indent));
+  rt.checkSize(width);
+  rt.checkPrinted(v, width);
   return toJSON(v, { indent: indent === null ? null : Number(indent), ensureAscii, sortKeys, separators });
 }
 
@@ -186,7 +200,7 @@ function called(name: string, v: Value, a: CallArgs, node: A.Filter | undefined,
   const arg = (i: number, kw: string) => a.args[i] ?? a.kwargs?.get(kw);
   switch (name) {
     case "tojson":
-      return tojson(v, a);
+      return tojson(rt, v, a);
     case "join": {
       const parts = typeof v === "string" ? Array.from(v) : arrayOf(v)?.map(joinPart);
       if (!parts) throw err(`Cannot apply filter "join" to type: ${typeOf(v)}`);
@@ -221,7 +235,8 @@ function called(name: string, v: Value, a: CallArgs, node: A.Filter | undefined,
         const cs = arg(1, "case_sensitive") ?? false;
         if (typeof cs !== "boolean") throw err("case_sensitive must be a boolean");
         const attr = arg(2, "attribute") ?? null;
-        if (!(typeof attr === "string" || typeof attr === "bigint" || attr === null)) throw err("attribute must be a string, integer, or null");
+        if (!(typeof attr === "string" || typeof attr === "bigint" || attr === null))
+          throw err("attribute must be a string, integer, or null");
         const key = (x: Value) => (attr === null ? x : attributePath(x, String(attr)));
         return [...items].sort((x, y) => (reverse ? -1 : 1) * compareValues(key(x), key(y), cs));
       }
@@ -276,9 +291,37 @@ function withParens(node: A.Filter | undefined, a: CallArgs): boolean {
 
 /** One entry per name the engine knows in some form; the dispatch above decides the rest. */
 const NAMES = [
-  "safe", "tojson", "list", "first", "last", "length", "reverse", "sort", "join", "string", "unique", "upper", "lower", "title",
-  "capitalize", "trim", "indent", "int", "float", "abs", "items", "bool", "default", "selectattr", "rejectattr", "map", "replace",
-  "dictsort", "get", "keys", "values",
+  "safe",
+  "tojson",
+  "list",
+  "first",
+  "last",
+  "length",
+  "reverse",
+  "sort",
+  "join",
+  "string",
+  "unique",
+  "upper",
+  "lower",
+  "title",
+  "capitalize",
+  "trim",
+  "indent",
+  "int",
+  "float",
+  "abs",
+  "items",
+  "bool",
+  "default",
+  "selectattr",
+  "rejectattr",
+  "map",
+  "replace",
+  "dictsort",
+  "get",
+  "keys",
+  "values",
 ];
 
 export const hfFilters: Readonly<Record<string, FilterFn>> = Object.fromEntries(
@@ -290,4 +333,3 @@ export const hfFilters: Readonly<Record<string, FilterFn>> = Object.fromEntries(
     }) as FilterFn,
   ]),
 );
-

@@ -1,12 +1,8 @@
 // How @huggingface/jinja binds a macro call (Interpreter.bindMacroArguments): positionals, then
 // keywords by name; `varargs` (a list) and `kwargs` only where the body reads them. A call block's
 // `caller` reaches the macro through the call site, so an unused one is simply ignored.
-import type * as A from "../../parser/ast";
-import { PyDict } from "../../interpreter/dict";
-import { Fault } from "../../interpreter/errors";
-import type { Bound, MacroUses } from "../../interpreter/macro";
-import { Undefined } from "../../interpreter/undefined";
-import type { CallArgs, Value } from "../../interpreter/values";
+import type * as A from "../../parser";
+import { type Bound, type CallArgs, Fault, type MacroUses, PyDict, Undefined, type Value } from "../../interpreter";
 
 export function bindMacroArgs(name: string, params: readonly A.Param[], a: CallArgs, uses: MacroUses): Bound {
   const kwargs = new Map(a.kwargs ?? []);
@@ -21,8 +17,10 @@ export function bindMacroArgs(name: string, params: readonly A.Param[], a: CallA
     return v;
   });
   if (uses.kwargs) extra.set("kwargs", PyDict.from(kwargs));
-  else if (kwargs.size > 0) throw new Fault("runtime/type", "Error", `macro '${name}' takes no keyword argument '${kwargs.keys().next().value}'`);
+  else if (kwargs.size > 0)
+    throw new Fault("runtime/type", "Error", `macro '${name}' takes no keyword argument '${kwargs.keys().next().value}'`);
   if (uses.varargs) extra.set("varargs", a.args.slice(params.length));
-  else if (a.args.length > params.length) throw new Fault("runtime/type", "Error", `macro '${name}' takes not more than ${params.length} argument(s)`);
+  else if (a.args.length > params.length)
+    throw new Fault("runtime/type", "Error", `macro '${name}' takes not more than ${params.length} argument(s)`);
   return { values, extra };
 }

@@ -1,13 +1,19 @@
 // @huggingface/jinja's operators and member access (Interpreter.evaluateBinaryExpression,
 // evaluateUnaryExpression, evaluateMemberExpression, evaluateSliceExpression, renderFor), in the
 // order the engine tries its cases, since the first that applies decides.
-import { PyDict } from "../../interpreter/dict";
-import { Fault } from "../../interpreter/errors";
-import { LoopContext } from "../../interpreter/loop";
-import { codePoints } from "../../interpreter/python/text";
-import { Undefined } from "../../interpreter/undefined";
-import { Namespace, type Value } from "../../interpreter/values";
-import type { ArithOp, CompareOp, Operators } from "../dialect";
+import {
+  type ArithOp,
+  codePoints,
+  type CompareOp,
+  Fault,
+  LoopContext,
+  Namespace,
+  type Operators,
+  PyDict,
+  type Runtime,
+  Undefined,
+  type Value,
+} from "../../interpreter";
 import { memberBuiltin } from "./builtins";
 import { arrayOf, entriesOf, intResult, isNumeric, isUndef, looseEq, num, raw, strictEq, truthy, typeOf, type Int } from "./values";
 
@@ -57,7 +63,11 @@ function power(a: Int | number | boolean, b: Int | number | boolean): Value {
 }
 
 /** Everything but `and`/`or`, which the interpreter short-circuits with `truthy`. */
-function binary(op: Op, a: Value, b: Value): Value {
+function binary(op: Op, a: Value, b: Value, rt: Runtime): Value {
+  const joined = (x: string, y: string) => {
+    rt.checkSize(x.length + y.length);
+    return x + y;
+  };
   if (op === "==") return looseEq(a, b);
   if (op === "!=") return !looseEq(a, b);
   if (isNumeric(a) && isNumeric(b) && op !== "~" && op !== "**") {
@@ -65,20 +75,23 @@ function binary(op: Op, a: Value, b: Value): Value {
     if (r !== undefined) return r;
   } else if (isUndef(a) || isUndef(b)) {
     if (isUndef(b) && (op === "in" || op === "not in")) return op === "not in";
-    if (op === "~" && a !== null && b !== null) return (isUndef(a) ? "" : raw(a)) + (isUndef(b) ? "" : raw(b));
+    if (op === "~" && a !== null && b !== null) return joined(isUndef(a) ? "" : raw(a), isUndef(b) ? "" : raw(b));
     throw err(`Cannot perform operation ${op} on undefined values`);
   } else if (a === null || b === null) {
     throw err("Cannot perform operation on null values");
   } else if (op === "~") {
-    return raw(a) + raw(b);
+    return joined(raw(a), raw(b));
   } else if (op === "**" && (isNumeric(a) || typeof a === "boolean") && (isNumeric(b) || typeof b === "boolean")) {
     return power(a, b);
   } else if (arrayOf(a) && arrayOf(b)) {
-    if (op === "+") return [...arrayOf(a)!, ...arrayOf(b)!];
+    if (op === "+") {
+      rt.checkSize(arrayOf(a)!.length + arrayOf(b)!.length);
+      return [...arrayOf(a)!, ...arrayOf(b)!];
+    }
   } else if (arrayOf(b) && (op === "in" || op === "not in")) {
     return arrayOf(b)!.some((x) => strictEq(x, a)) === (op === "in");
   }
-  if ((typeof a === "string" || typeof b === "string") && op === "+") return raw(a) + raw(b);
+  if ((typeof a === "string" || typeof b === "string") && op === "+") return joined(raw(a), raw(b));
   if (typeof a === "string" && typeof b === "string" && (op === "in" || op === "not in")) return b.includes(a) === (op === "in");
   if (typeof a === "string" && b instanceof PyDict && (op === "in" || op === "not in")) return b.has(a) === (op === "in");
   throw unknownOperator(op, a, b);
@@ -175,11 +188,11 @@ function loopItems(v: Value, targets: number): Value[] {
 }
 
 export const hfOps: Operators = {
-  arith: (op, a, b) => binary(op, a, b),
-  concat: (a, b) => binary("~", a, b),
+  arith: (op, a, b, rt) => binary(op, a, b, rt),
+  concat: (a, b, rt) => binary("~", a, b, rt),
   neg: (v) => unary("-", v),
   pos: (v) => unary("+", v),
-  compare: (op, a, b) => binary(op, a, b) as boolean,
+  compare: (op, a, b, rt) => binary(op, a, b, rt) as boolean,
   truthy,
   getattr: (obj, name) => member(obj, name),
   getitem: (obj, key) => member(obj, key),
@@ -188,4 +201,3 @@ export const hfOps: Operators = {
   unpack: (v, n) => unpack(v, n),
   loopItems: (v, targets) => loopItems(v, targets),
 };
-

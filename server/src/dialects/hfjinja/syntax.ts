@@ -1,9 +1,9 @@
 // What @huggingface/jinja's lexer and parser (lexer.ts, parser.ts) do with constructs Jinja2's
 // grammar accepts: refuse them (`new Template()` throws, so every render fails), or group operators
 // differently (reported as not reproduced). Evidence: docs/dialects/hfjinja-0.5.13.md.
-import type * as A from "../../parser/ast";
-import { within } from "../../interpreter/walk";
-import type { Refusal } from "../dialect";
+import type * as A from "../../parser";
+import { type Refusal } from "../../interpreter";
+import { within } from "../../parser";
 
 const parse = (code: string, message: string): Refusal => ({ code: `syntax/${code}`, message, when: "parse" });
 const notReproduced = (message: string): Refusal => ({ code: "runtime/not-reproduced", message, when: "render" });
@@ -11,6 +11,7 @@ const notReproduced = (message: string): Refusal => ({ code: "runtime/not-reprod
 const STATEMENT: Partial<Record<A.Node["kind"], string>> = {
   Raw: "raw",
   With: "with",
+  Autoescape: "autoescape",
   Include: "include",
   Import: "import",
   FromImport: "from",
@@ -34,7 +35,8 @@ function decode(raw: string): { value: string } | { bad: string } {
       const c = raw[++i];
       if (c === "x" || c === "u") {
         const hex = raw.slice(i + 1, i + 1 + (c === "x" ? 2 : 4));
-        if (!/^[0-9a-f]+$/i.test(hex) || hex.length !== (c === "x" ? 2 : 4)) return { bad: `Invalid hexadecimal escape sequence: \\${c}${hex}` };
+        if (!/^[0-9a-f]+$/i.test(hex) || hex.length !== (c === "x" ? 2 : 4))
+          return { bad: `Invalid hexadecimal escape sequence: \\${c}${hex}` };
         value += String.fromCharCode(parseInt(hex, 16));
         i += hex.length;
       } else if (Object.hasOwn(ESCAPES, c)) {
@@ -82,12 +84,16 @@ function innermost(source: string, pos: number): { ch: string; list: boolean } |
 /** A construct the parser cannot read: a syntax error, or (in brackets) a different tree. */
 function unreadable(node: A.Node, at: number, ancestors: readonly A.Node[], source: string, code: string): Refusal {
   // In a macro's parameter list what follows is one more parameter, after one with a default.
-  const inParams = ancestors.some((a) => (a.kind === "Macro" || a.kind === "CallBlock") && a.params.some((p) => p.default && within(node, p.default)));
+  const inParams = ancestors.some(
+    (a) => (a.kind === "Macro" || a.kind === "CallBlock") && a.params.some((p) => p.default && within(node, p.default)),
+  );
   if (inParams) return parse(code, "SyntaxError: Non-default argument follows default argument");
   if (!innermost(source, at)?.list) return parse(code, expectedClose(source, at));
   // The leftover is one more positional argument: after a keyword one, that is a syntax error.
   const afterKeyword = ancestors.some((a) => (a.kind === "Call" || a.kind === "Filter") && a.kwargs.some((k) => within(node, k.value)));
-  return afterKeyword ? parse(code, "SyntaxError: Positional arguments must come before keyword arguments") : notReproduced("the engine reads juxtaposed expressions here as separate items");
+  return afterKeyword
+    ? parse(code, "SyntaxError: Positional arguments must come before keyword arguments")
+    : notReproduced("the engine reads juxtaposed expressions here as separate items");
 }
 
 /** parser.ts `expect`: what the statement or expression wanted, and the token it found at `pos`. */
@@ -104,7 +110,32 @@ function tokenTypeAt(source: string, pos: number): string {
   if (/^[0-9]/.test(rest)) return "NumericLiteral";
   if (/^\w/.test(rest)) return "Identifier";
   if (/^['"]/.test(rest)) return "StringLiteral";
-  const ops: [string, string][] = [["%}", "CloseStatement"], ["}}", "CloseExpression"], ["(", "OpenParen"], [")", "CloseParen"], ["[", "OpenSquareBracket"], ["]", "CloseSquareBracket"], ["{", "OpenCurlyBracket"], ["}", "CloseCurlyBracket"], [",", "Comma"], [".", "Dot"], [":", "Colon"], ["|", "Pipe"], ["==", "ComparisonBinaryOperator"], ["!=", "ComparisonBinaryOperator"], ["<", "ComparisonBinaryOperator"], [">", "ComparisonBinaryOperator"], ["**", "ExponentiationBinaryOperator"], ["*", "MultiplicativeBinaryOperator"], ["/", "MultiplicativeBinaryOperator"], ["%", "MultiplicativeBinaryOperator"], ["=", "Equals"], ["+", "AdditiveBinaryOperator"], ["-", "AdditiveBinaryOperator"], ["~", "AdditiveBinaryOperator"]];
+  const ops: [string, string][] = [
+    ["%}", "CloseStatement"],
+    ["}}", "CloseExpression"],
+    ["(", "OpenParen"],
+    [")", "CloseParen"],
+    ["[", "OpenSquareBracket"],
+    ["]", "CloseSquareBracket"],
+    ["{", "OpenCurlyBracket"],
+    ["}", "CloseCurlyBracket"],
+    [",", "Comma"],
+    [".", "Dot"],
+    [":", "Colon"],
+    ["|", "Pipe"],
+    ["==", "ComparisonBinaryOperator"],
+    ["!=", "ComparisonBinaryOperator"],
+    ["<", "ComparisonBinaryOperator"],
+    [">", "ComparisonBinaryOperator"],
+    ["**", "ExponentiationBinaryOperator"],
+    ["*", "MultiplicativeBinaryOperator"],
+    ["/", "MultiplicativeBinaryOperator"],
+    ["%", "MultiplicativeBinaryOperator"],
+    ["=", "Equals"],
+    ["+", "AdditiveBinaryOperator"],
+    ["-", "AdditiveBinaryOperator"],
+    ["~", "AdditiveBinaryOperator"],
+  ];
   return ops.find(([t]) => rest.startsWith(t))?.[1] ?? "Text";
 }
 
@@ -120,10 +151,14 @@ export function hfRefusal(node: A.Node, ancestors: readonly A.Node[], source: st
   if (statement) return parse("unknown-tag", `SyntaxError: Unknown statement type: ${statement}`);
   switch (node.kind) {
     case "For":
-      return node.recursive ? parse("recursive-loop", "Error: Parser Error: Expected closing statement token. Identifier !== CloseStatement.") : null;
+      return node.recursive
+        ? parse("recursive-loop", "Error: Parser Error: Expected closing statement token. Identifier !== CloseStatement.")
+        : null;
     case "Test":
       // parseTestExpression reads the name only.
-      return node.args.length || node.kwargs.length || node.starArgs || node.starKwargs ? unreadable(node, node.nameSpan.end, ancestors, source, "test-arguments") : null;
+      return node.args.length || node.kwargs.length || node.starArgs || node.starKwargs
+        ? unreadable(node, node.nameSpan.end, ancestors, source, "test-arguments")
+        : null;
     case "Int":
     case "Float": {
       // tokenize reads digits and one `.digits`: `1e3`, `1_000`, `0x1f` leave a name behind.
@@ -143,15 +178,22 @@ export function hfRefusal(node: A.Node, ancestors: readonly A.Node[], source: st
     case "CallBlock":
       return node.call.callee.kind === "Name" ? null : parse("call-callee", "SyntaxError: Expected identifier following call statement");
     case "FilterBlock":
-      return node.filter.expr ? parse("filter-chain", "Error: Parser Error: Expected closing statement token. Pipe !== CloseStatement.") : null;
+      return node.filter.expr
+        ? parse("filter-chain", "Error: Parser Error: Expected closing statement token. Pipe !== CloseStatement.")
+        : null;
     case "SetBlock":
       for (let f: A.Expr | null = node.filter; f?.kind === "Filter"; f = f.expr) SET_BLOCK_FILTERS.add(f);
       return null;
     case "Compare":
-      return node.ops.length > 1 ? notReproduced("the engine chains comparisons left to right ((a < b) < c), not as a < b and b < c") : null;
+      return node.ops.length > 1
+        ? notReproduced("the engine chains comparisons left to right ((a < b) < c), not as a < b and b < c")
+        : null;
     case "Binary":
       // `~` sits on the `+`/`-` level: `a ~ b + c` is (a ~ b) + c.
-      return node.op === "~" && node.right.kind === "Binary" && (node.right.op === "+" || node.right.op === "-") && !parenthesized(node.right, source)
+      return node.op === "~" &&
+        node.right.kind === "Binary" &&
+        (node.right.op === "+" || node.right.op === "-") &&
+        !parenthesized(node.right, source)
         ? notReproduced("the engine reads `a ~ b + c` as (a ~ b) + c")
         : null;
     case "Template":

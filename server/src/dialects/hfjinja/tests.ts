@@ -1,11 +1,6 @@
 // @huggingface/jinja's tests (Environment.TESTS): `true`/`false` are the booleans themselves,
 // `odd`/`even` refuse floats, `iterable` is lists and strings only, `defined` is true for null.
-import { Fault } from "../../interpreter/errors";
-import { LoopContext } from "../../interpreter/loop";
-import { PyDict } from "../../interpreter/dict";
-import { Undefined } from "../../interpreter/undefined";
-import { Callable, type Value } from "../../interpreter/values";
-import type { TestFn } from "../dialect";
+import { Callable, Fault, LoopContext, PyDict, type TestFn, Undefined, type Value } from "../../interpreter";
 import { arrayOf, isInt, isNumeric, num, typeOf } from "./values";
 
 type Test = (v: Value, other?: Value) => boolean;
@@ -50,4 +45,6 @@ export const hfTests: Readonly<Record<string, Test>> = {
   eq: equalto,
 };
 
-export const hfTestFns: Readonly<Record<string, TestFn>> = Object.fromEntries(Object.entries(hfTests).map(([k, t]) => [k, (_rt: unknown, v: Value) => t(v)]));
+export const hfTestFns: Readonly<Record<string, TestFn>> = Object.fromEntries(
+  Object.entries(hfTests).map(([k, t]) => [k, (_rt: unknown, v: Value) => t(v)]),
+);

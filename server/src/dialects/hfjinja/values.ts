@@ -2,11 +2,7 @@
 // integral double, FloatValue a number, undefined our Undefined, ObjectValue a PyDict (string keys),
 // TupleValue a Tuple, the `loop` LoopValue our LoopContext, FunctionValue a Callable. The engine's
 // JavaScript shows through in how values become text and compare, which is reproduced here.
-import { PyDict } from "../../interpreter/dict";
-import { Fault } from "../../interpreter/errors";
-import { LoopContext } from "../../interpreter/loop";
-import { Undefined } from "../../interpreter/undefined";
-import { Callable, Namespace, PyObject, Tuple, type Value } from "../../interpreter/values";
+import { Callable, Fault, LoopContext, Namespace, PyDict, PyObject, Tuple, Undefined, type Value } from "../../interpreter";
 
 /** An IntegerValue the engine made of NaN or ±Infinity (`x % 0`, `x // 0`): no bigint holds it. */
 export class NonFiniteInt extends PyObject {
@@ -200,7 +196,9 @@ export function toJSON(v: Value, o: JsonOptions, depth = 0, undefinedToNull = tr
   let entries = entriesOf(v);
   if (!entries) throw new Fault("runtime/type", "Error", `Cannot convert to JSON: ${typeOf(v)}`);
   if (sortKeys) entries = entries.sort(([a], [b]) => a.localeCompare(b));
-  const core = entries.map(([k, x]) => `${indent ? child : ""}${jsonString(k, ensureAscii)}${keySep}${toJSON(x, o, depth + 1, undefinedToNull)}`);
+  const core = entries.map(
+    ([k, x]) => `${indent ? child : ""}${jsonString(k, ensureAscii)}${keySep}${toJSON(x, o, depth + 1, undefinedToNull)}`,
+  );
   return indent && core.length ? `{${core.join(itemSep)}${base}}` : `{${core.join(itemSep)}}`;
 }
 

@@ -2,7 +2,7 @@
 // applies regexes to the whole source before it tokenizes (lexer.ts preprocess): the template's last
 // "\n" goes, `^[ \t]*` goes before `{%`/`{#` at a line start (not before `{{`), one "\n" goes after
 // `%}`/`#}`; then `{%-` and `-%}` strip with JavaScript's trimEnd/trimStart.
-import type * as A from "../../parser/ast";
+import type * as A from "../../parser";
 
 /** JS `^` in multiline mode: the start of the input or after a line terminator. */
 function atLineStart(source: string, i: number): boolean {

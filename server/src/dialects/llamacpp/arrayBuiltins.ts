@@ -2,9 +2,7 @@
 // test name, these differ: `select('odd')` is selectattr with attribute 'odd' (items must be objects),
 // `selectattr('a', 'defined')` asks for a test named 'a'; `map` only maps attributes; `unique`,
 // and `min`/`max` by attribute, throw NotImplemented; sort is std::sort (not stable).
-import type { Runtime } from "../../interpreter/runtime";
-import { Undefined } from "../../interpreter/undefined";
-import { Tuple, type Value } from "../../interpreter/values";
+import { type Runtime, Tuple, Undefined, type Value } from "../../interpreter";
 import { LArgs } from "./args";
 import { defaultValue, tojson } from "./commonBuiltins";
 import type { Builtin, BuiltinTable } from "./functions";
@@ -71,7 +69,8 @@ const join: Builtin = (a) => {
   const delim = a.kwargOrPos("d", 1);
   const attribute = a.kwargOrPos("attribute", 2);
   const byIndex = isInt(attribute);
-  if (!(attribute instanceof Undefined) && !isStr(attribute) && !byIndex) throw fault("join() attribute must be string or integer", "runtime/type");
+  if (!(attribute instanceof Undefined) && !isStr(attribute) && !byIndex)
+    throw fault("join() attribute must be string or integer", "runtime/type");
   const sep = delim instanceof Undefined ? "" : strOf(asString(delim));
   return items(a.pos(0))
     .map((item) => {
@@ -80,7 +79,8 @@ const join: Builtin = (a) => {
         if (byIndex && isArray(v)) v = at(items(v), attribute);
         else if (!byIndex && isObject(v)) v = key(v, attribute);
       }
-      if (!isStr(v) && typeof v !== "bigint" && typeof v !== "number") throw fault("join() can only join arrays of strings or numerics", "runtime/type");
+      if (!isStr(v) && typeof v !== "bigint" && typeof v !== "number")
+        throw fault("join() can only join arrays of strings or numerics", "runtime/type");
       return strOf(asString(v));
     })
     .join(sep);
@@ -128,7 +128,10 @@ const sort: Builtin = (a) => {
     if (!byIndex && isObject(x) && isObject(y)) return [key(x, attribute), key(y, attribute)];
     throw fault(`sort: unsupported object attribute comparison between ${typeOf(x)} and ${typeOf(y)}`, "runtime/type");
   };
-  return like(input, stdSort(list, (x, y) => valueCompare(...sortKey(x, y), reverse ? "gt" : "lt")));
+  return like(
+    input,
+    stdSort(list, (x, y) => valueCompare(...sortKey(x, y), reverse ? "gt" : "lt")),
+  );
 };
 
 function extreme(name: "min" | "max"): Builtin {
@@ -147,13 +150,18 @@ const slice: Builtin = (a) => {
   a.ensureVals(["array", "int", "int", "int"], [true, true, false, false]);
   const [start, stop, step] = sliceArgs(a);
   const list = items(a.pos(0));
-  return like(a.pos(0), sliceIndices(list.length, start, stop, step).map((i) => list[i]));
+  return like(
+    a.pos(0),
+    sliceIndices(list.length, start, stop, step).map((i) => list[i]),
+  );
 };
 
-const checked = (f: (list: readonly Value[], input: Value, a: LArgs, rt: Runtime) => Value): Builtin => (a, rt) => {
-  a.ensureVals(["array"]);
-  return f(items(a.pos(0)), a.pos(0), a, rt);
-};
+const checked =
+  (f: (list: readonly Value[], input: Value, a: LArgs, rt: Runtime) => Value): Builtin =>
+  (a, rt) => {
+    a.ensureVals(["array"]);
+    return f(items(a.pos(0)), a.pos(0), a, rt);
+  };
 
 export const arrayBuiltins: BuiltinTable = {
   default: defaultValue,

@@ -43,7 +43,9 @@ export function stod(s: string): number | null {
   const hex = HEX.exec(rest);
   const value = hex ? hexFloat(hex[1], hex[2], hex[3]) : DECIMAL.test(rest) ? Number(DECIMAL.exec(rest)![0]) : null;
   if (value === null) return null;
-  const inRange = Number.isFinite(value) && (value === 0 ? !hasNonZeroDigit(hex ? hex[2] : DECIMAL.exec(rest)![0]) : Math.abs(value) >= 2.2250738585072014e-308);
+  const inRange =
+    Number.isFinite(value) &&
+    (value === 0 ? !hasNonZeroDigit(hex ? hex[2] : DECIMAL.exec(rest)![0]) : Math.abs(value) >= 2.2250738585072014e-308);
   return inRange ? value : null;
 }
 

@@ -1,7 +1,6 @@
 // Builtins several types share (value.cpp): `default` (default_value), `tojson`, and the fixed
 // results None and Undefined give for most filters (empty_value_fn).
-import { Undefined } from "../../interpreter/undefined";
-import type { Value } from "../../interpreter/values";
+import { Undefined, type Value } from "../../interpreter";
 import type { Builtin } from "./functions";
 import { ensureAscii, toJson } from "./json";
 import { strOf } from "./strings";
@@ -25,6 +24,7 @@ export const tojson: Builtin = (a, rt) => {
   if (asBool(sortKeys)) throw notImplemented("tojson sort_keys=true not implemented");
   const ensure = asBool(ascii);
   rt.checkSize(indent);
+  rt.checkPrinted(a.pos(0), Math.max(0, indent));
   const seps = isArray(separators) ? itemsOf(separators) : [];
   const itemSep = seps.length > 0 ? strOf(asString(seps[0])) : indent < 0 ? ", " : ",";
   const keySep = seps.length > 1 ? strOf(asString(seps[1])) : ": ";
@@ -33,4 +33,7 @@ export const tojson: Builtin = (a, rt) => {
 };
 
 /** empty_value_fn<T>: ignores its arguments and returns T's empty value. */
-export const constant = (make: () => Value): Builtin => () => make();
+export const constant =
+  (make: () => Value): Builtin =>
+  () =>
+    make();

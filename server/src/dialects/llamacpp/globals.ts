@@ -3,8 +3,7 @@
 // strftime_now, range (a list) and tojson — and every test as a function (`test_is_odd(3)`).
 // Jinja2's dict, lipsum, cycler and joiner do not exist. `true`, `None` … are not literals but six
 // variables of every context (runtime.h, context::context), so a context key or a `set` can shadow them.
-import { PyDict } from "../../interpreter/dict";
-import type { Value } from "../../interpreter/values";
+import { PyDict, PyRange, type Value } from "../../interpreter";
 import { tojson } from "./commonBuiltins";
 import { LlamaFunction, type BuiltinTable } from "./functions";
 import { strftime } from "./strftime";
@@ -35,12 +34,22 @@ const functions: BuiltinTable = {
     a.ensureCount(1, 3);
     a.ensureVals(["int", "int", "int"], [true, false, false]);
     const [arg0, arg1, arg2] = [a.pos(0), a.posOr(1, undef()), a.posOr(2, undef())];
-    const [start, stop, step] = a.count === 1 ? [0n, asInt(arg0), 1n] : a.count === 2 ? [asInt(arg0), asInt(arg1), 1n] : [asInt(arg0), asInt(arg1), asInt(arg2)];
+    const [start, stop, step] =
+      a.count === 1 ? [0n, asInt(arg0), 1n] : a.count === 2 ? [asInt(arg0), asInt(arg1), 1n] : [asInt(arg0), asInt(arg1), asInt(arg2)];
     if (step === 0n) throw fault("range() step argument must not be zero", "runtime/value");
+    // The list is built whole: its length is work (steps) and a size (output) before it is.
+    const length = new PyRange(start, stop, step).length;
+    rt.tick(length);
+    rt.checkSize(length);
     const out: Value[] = [];
-    for (let i = start; step > 0n ? i < stop : i > stop; i += step) {
+    // int64_t arithmetic: `i` wraps, so range(-2**63, 2**63 - 1, 2**63 - 1) never ends there; the
+    // items past `length` (only a wrapped counter makes them) are counted as they come.
+    for (let i = start; step > 0n ? i < stop : i > stop; i = BigInt.asIntN(64, i + step)) {
       out.push(i);
-      rt.tick(1);
+      if (out.length > length) {
+        rt.tick(1);
+        rt.checkSize(out.length);
+      }
     }
     return out;
   },
@@ -52,6 +61,9 @@ const CONSTANTS: Readonly<Record<string, Value>> = { true: true, True: true, fal
 export const llamaGlobals: Readonly<Record<string, Value>> = {
   ...CONSTANTS,
   ...Object.fromEntries(
-    [...Object.entries(functions), ...Object.entries(llamaTests).map(([k, f]) => [`test_is_${k}`, f] as const)].map(([name, fn]) => [name, new LlamaFunction(name, fn)]),
+    [...Object.entries(functions), ...Object.entries(llamaTests).map(([k, f]) => [`test_is_${k}`, f] as const)].map(([name, fn]) => [
+      name,
+      new LlamaFunction(name, fn),
+    ]),
   ),
 };

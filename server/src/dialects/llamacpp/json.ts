@@ -3,8 +3,7 @@
 // significant digits: 0.1 + 0.2 → 0.3, 1e20 → 1e+20), None and Undefined as null, functions as
 // null, non-ASCII raw unless ensure_ascii. With an indent the item separator defaults to "," and
 // every item goes on its own line, also at indent 0 (measured: micro:tojson-indent).
-import { Undefined } from "../../interpreter/undefined";
-import type { Value } from "../../interpreter/values";
+import { Undefined, type Value } from "../../interpreter";
 import { printfGeneral } from "./cDouble";
 import { isStr, strOf } from "./strings";
 import { asString, entriesOf, isArray, isObject, itemsOf, jsonString } from "./values";
@@ -31,10 +30,21 @@ export function toJson(v: Value, layout: JsonLayout, level = 0): string {
   const newline = indent >= 0 ? "\n" : "";
   const pad = (n: number) => (indent > 0 ? " ".repeat(n * indent) : "");
   const block = (open: string, close: string, items: string[]) =>
-    items.length === 0 ? open + close : `${open}${newline}${items.map((s) => pad(level + 1) + s).join(layout.itemSep + newline)}${newline}${pad(level)}${close}`;
-  if (isArray(v)) return block("[", "]", itemsOf(v).map((x) => toJson(x, layout, level + 1)));
+    items.length === 0
+      ? open + close
+      : `${open}${newline}${items.map((s) => pad(level + 1) + s).join(layout.itemSep + newline)}${newline}${pad(level)}${close}`;
+  if (isArray(v))
+    return block(
+      "[",
+      "]",
+      itemsOf(v).map((x) => toJson(x, layout, level + 1)),
+    );
   if (isObject(v)) {
-    return block("{", "}", entriesOf(v).map(([k, x]) => jsonString(strOf(asString(k))) + layout.keySep + toJson(x, layout, level + 1)));
+    return block(
+      "{",
+      "}",
+      entriesOf(v).map(([k, x]) => jsonString(strOf(asString(k))) + layout.keySep + toJson(x, layout, level + 1)),
+    );
   }
   return "null";
 }

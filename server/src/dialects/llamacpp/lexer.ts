@@ -8,20 +8,65 @@
 // UTF-8 bytes is in the C locale.
 
 export type TokenType =
-  | "eof" | "text" | "numeric_literal" | "string_literal" | "identifier" | "equals" | "open_paren" | "close_paren"
-  | "open_statement" | "close_statement" | "open_expression" | "close_expression" | "open_square_bracket"
-  | "close_square_bracket" | "open_curly_bracket" | "close_curly_bracket" | "comma" | "dot" | "colon" | "pipe"
-  | "call_operator" | "additive_binary_operator" | "multiplicative_binary_operator" | "comparison_binary_operator"
-  | "unary_operator" | "comment";
+  | "eof"
+  | "text"
+  | "numeric_literal"
+  | "string_literal"
+  | "identifier"
+  | "equals"
+  | "open_paren"
+  | "close_paren"
+  | "open_statement"
+  | "close_statement"
+  | "open_expression"
+  | "close_expression"
+  | "open_square_bracket"
+  | "close_square_bracket"
+  | "open_curly_bracket"
+  | "close_curly_bracket"
+  | "comma"
+  | "dot"
+  | "colon"
+  | "pipe"
+  | "call_operator"
+  | "additive_binary_operator"
+  | "multiplicative_binary_operator"
+  | "comparison_binary_operator"
+  | "unary_operator"
+  | "comment";
 
 /** token::type's order: the number messages such as "Unexpected token: * of type 22" print. */
 export const TOKEN_TYPE_NUMBER: Readonly<Record<TokenType, number>> = Object.fromEntries(
-  ([
-    "eof", "text", "numeric_literal", "string_literal", "identifier", "equals", "open_paren", "close_paren", "open_statement",
-    "close_statement", "open_expression", "close_expression", "open_square_bracket", "close_square_bracket", "open_curly_bracket",
-    "close_curly_bracket", "comma", "dot", "colon", "pipe", "call_operator", "additive_binary_operator",
-    "multiplicative_binary_operator", "comparison_binary_operator", "unary_operator", "comment",
-  ] as const).map((t, i) => [t, i]),
+  (
+    [
+      "eof",
+      "text",
+      "numeric_literal",
+      "string_literal",
+      "identifier",
+      "equals",
+      "open_paren",
+      "close_paren",
+      "open_statement",
+      "close_statement",
+      "open_expression",
+      "close_expression",
+      "open_square_bracket",
+      "close_square_bracket",
+      "open_curly_bracket",
+      "close_curly_bracket",
+      "comma",
+      "dot",
+      "colon",
+      "pipe",
+      "call_operator",
+      "additive_binary_operator",
+      "multiplicative_binary_operator",
+      "comparison_binary_operator",
+      "unary_operator",
+      "comment",
+    ] as const
+  ).map((t, i) => [t, i]),
 ) as Record<TokenType, number>;
 
 export interface Token {
@@ -42,14 +87,36 @@ export class LexError extends Error {
 }
 
 const MAPPING: readonly [string, TokenType][] = [
-  ["{%-", "open_statement"], ["-%}", "close_statement"], ["{{-", "open_expression"], ["-}}", "close_expression"],
-  ["{%", "open_statement"], ["%}", "close_statement"], ["{{", "open_expression"], ["}}", "close_expression"],
-  ["(", "open_paren"], [")", "close_paren"], ["{", "open_curly_bracket"], ["}", "close_curly_bracket"],
-  ["[", "open_square_bracket"], ["]", "close_square_bracket"], [",", "comma"], [".", "dot"], [":", "colon"], ["|", "pipe"],
-  ["<=", "comparison_binary_operator"], [">=", "comparison_binary_operator"], ["==", "comparison_binary_operator"],
-  ["!=", "comparison_binary_operator"], ["<", "comparison_binary_operator"], [">", "comparison_binary_operator"],
-  ["+", "additive_binary_operator"], ["-", "additive_binary_operator"], ["~", "additive_binary_operator"],
-  ["*", "multiplicative_binary_operator"], ["/", "multiplicative_binary_operator"], ["%", "multiplicative_binary_operator"],
+  ["{%-", "open_statement"],
+  ["-%}", "close_statement"],
+  ["{{-", "open_expression"],
+  ["-}}", "close_expression"],
+  ["{%", "open_statement"],
+  ["%}", "close_statement"],
+  ["{{", "open_expression"],
+  ["}}", "close_expression"],
+  ["(", "open_paren"],
+  [")", "close_paren"],
+  ["{", "open_curly_bracket"],
+  ["}", "close_curly_bracket"],
+  ["[", "open_square_bracket"],
+  ["]", "close_square_bracket"],
+  [",", "comma"],
+  [".", "dot"],
+  [":", "colon"],
+  ["|", "pipe"],
+  ["<=", "comparison_binary_operator"],
+  [">=", "comparison_binary_operator"],
+  ["==", "comparison_binary_operator"],
+  ["!=", "comparison_binary_operator"],
+  ["<", "comparison_binary_operator"],
+  [">", "comparison_binary_operator"],
+  ["+", "additive_binary_operator"],
+  ["-", "additive_binary_operator"],
+  ["~", "additive_binary_operator"],
+  ["*", "multiplicative_binary_operator"],
+  ["/", "multiplicative_binary_operator"],
+  ["%", "multiplicative_binary_operator"],
   ["=", "equals"],
 ];
 

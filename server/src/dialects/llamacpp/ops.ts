@@ -2,14 +2,25 @@
 // notions of equality: `==` is value_t::operator== (equivalent(): 1 == 1.0 == True, lists only when
 // every item is immutable, objects in insertion order), while the comparison tests, sort, min and max
 // use value_compare() (numbers as doubles, a number against a string as strings, else false).
-import { PyDict } from "../../interpreter/dict";
-import { LoopContext } from "../../interpreter/loop";
-import type { Runtime } from "../../interpreter/runtime";
-import { Undefined } from "../../interpreter/undefined";
-import { Tuple, type Value } from "../../interpreter/values";
-import { concat, isStr, mkStr, partsOf, strOf, type LStr } from "./strings";
+import { LoopContext, PyDict, type Runtime, Tuple, Undefined, type Value } from "../../interpreter";
+import { concat, isStr, limitSizeOf, mkStr, partsOf, strOf, type LStr } from "./strings";
 import {
-  asBool, asFloat, asInt, asString, castInt, entriesOf, fault, isArray, isFunc, isInt, isNumeric, isObject, itemsOf, KwArg, loopField, typeOf,
+  asBool,
+  asFloat,
+  asInt,
+  asString,
+  castInt,
+  entriesOf,
+  fault,
+  isArray,
+  isFunc,
+  isInt,
+  isNumeric,
+  isObject,
+  itemsOf,
+  KwArg,
+  loopField,
+  typeOf,
 } from "./values";
 
 // ------------------------------------------------------------ equality and hashing
@@ -129,7 +140,8 @@ export function isIn(needle: Value, haystack: Value): boolean {
   if (haystack instanceof Undefined) return false;
   if (isArray(haystack)) return itemsOf(haystack).some((x) => equivalent(needle, x));
   if (isStr(haystack)) {
-    if (!isStr(needle)) throw fault(`'in' test expects args[1] as string when args[0] is string, got args[1] as ${typeOf(needle)}`, "runtime/type");
+    if (!isStr(needle))
+      throw fault(`'in' test expects args[1] as string when args[0] is string, got args[1] as ${typeOf(needle)}`, "runtime/type");
     return strOf(haystack).includes(strOf(needle));
   }
   if (isObject(haystack)) return hasKey(haystack, needle);
@@ -163,13 +175,17 @@ export function binary(op: BinaryOp, a: Value, b: Value, rt: Runtime): Value {
   }
   // The engine computes membership before it looks at the operator, so `{} + {}` fails on the key.
   if (isArray(a) && isArray(b)) {
-    if (op === "+") return [...itemsOf(a), ...itemsOf(b)];
+    if (op === "+") {
+      rt.checkSize(itemsOf(a).length + itemsOf(b).length);
+      return [...itemsOf(a), ...itemsOf(b)];
+    }
   } else if (isArray(b)) {
     const m = isIn(a, b);
     if (membership) return member(m);
   }
-  if ((isStr(a) || isStr(b)) && joins) return concat(asString(a), asString(b));
-  if (op === "*" && ((isStr(a) && isInt(b)) || (isInt(a) && isStr(b)))) return repeat((isStr(a) ? a : b) as LStr, (isInt(b) ? b : a) as bigint, rt);
+  if ((isStr(a) || isStr(b)) && joins) return concat(asString(a), asString(b), rt);
+  if (op === "*" && ((isStr(a) && isInt(b)) || (isInt(a) && isStr(b))))
+    return repeat((isStr(a) ? a : b) as LStr, (isInt(b) ? b : a) as bigint, rt);
   if (isStr(a) && isStr(b) && membership) return member(isIn(a, b));
   if (isObject(b)) {
     const m = isIn(a, b);
@@ -214,9 +230,14 @@ function arithmetic(op: BinaryOp, a: bigint | number, b: bigint | number): Value
 
 function repeat(s: LStr, times: bigint, rt: Runtime): Value {
   if (times <= 0n) return "";
-  rt.checkSize(strOf(s).length * Number(times));
+  rt.checkSize(Math.max(1, limitSizeOf(s)) * Number(times));
   const parts = partsOf(s);
-  return mkStr(Array.from({ length: Number(times) }, () => parts).flat());
+  // every copy keeps its parts: each part of each copy is a step ('x' * 16000000 is 16 million parts)
+  const n = Number(times);
+  rt.tick(parts.length * n);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) for (const p of parts) out.push(p);
+  return mkStr(out);
 }
 
 export function negate(v: Value): Value {
@@ -258,4 +279,3 @@ export function unpack(v: Value, n: number): Value[] {
   if (items.length !== n) throw fault(`Too ${n > items.length ? "few" : "many"} items to unpack`, "runtime/value");
   return [...items];
 }
-

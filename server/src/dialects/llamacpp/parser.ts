@@ -6,12 +6,16 @@
 // `true`/`none` are variables, `**`, `//`, `recursive`, `raw`, `with` … do not parse at all.
 // A construct that parses but fails whenever it runs (an unassignable `set` target, `*args`) gets a
 // render-time refusal with the engine's message, keyed by node id.
-import type { Refusal } from "../dialect";
-import type * as A from "../../parser/ast";
+import type { Refusal } from "../../interpreter";
+import type * as A from "../../parser";
+import { deepestOpening, limitDepth, MAX_NESTING, nestingMessage } from "../../parser";
 import { stod } from "./cParse";
 import { LexError, TOKEN_TYPE_NUMBER, tokenize, type Token, type TokenType } from "./lexer";
 
-export type LlamaParse = { template: A.Template; refusals: ReadonlyMap<number, Refusal> } | { error: { message: string; start: number; end: number } };
+export type LlamaParse =
+  | { template: A.Template; refusals: ReadonlyMap<number, Refusal> }
+  /** `nesting`: refused for nesting past our limits (parser/nesting.ts), not an error of the engine's. */
+  | { error: { message: string; start: number; end: number; nesting?: true } };
 
 /** An exception the engine throws while compiling: "parser: Parser Error: …" (parser_exception) or a bare runtime_error. */
 class CompileError extends Error {
@@ -23,21 +27,42 @@ class CompileError extends Error {
   }
 }
 
+/** Nesting past parser/nesting.ts's limits: llama.cpp's own parser recurses too, and crashes a few thousand levels deep. */
+class NestingError extends CompileError {}
+
 const EOF: Token = { t: "eof", value: "", start: 0, end: 0 };
+const OPENS = new Set<TokenType>(["open_paren", "open_square_bracket", "open_curly_bracket"]);
+const CLOSES = new Set<TokenType>(["close_paren", "close_square_bracket", "close_curly_bracket"]);
+const BLOCK_TAGS = new Set(["if", "for", "macro", "call", "filter", "generation"]);
 
 /** The engine's statement/expression type names, as "Invalid LHS inside assignment expression: X" prints them. */
 const LLAMA_TYPE: Partial<Record<A.Node["kind"], string>> = {
-  Name: "Identifier", Int: "IntegerLiteral", Float: "FloatLiteral", Str: "StringLiteral", List: "ArrayLiteral",
-  Tuple: "TupleLiteral", Dict: "ObjectLiteral", GetAttr: "MemberExpression", GetItem: "MemberExpression", Call: "CallExpression",
-  Filter: "FilterExpression", Test: "TestExpression", Unary: "UnaryExpression", Binary: "BinaryExpression",
-  Compare: "BinaryExpression", Conditional: "Ternary",
+  Name: "Identifier",
+  Int: "IntegerLiteral",
+  Float: "FloatLiteral",
+  Str: "StringLiteral",
+  List: "ArrayLiteral",
+  Tuple: "TupleLiteral",
+  Dict: "ObjectLiteral",
+  GetAttr: "MemberExpression",
+  GetItem: "MemberExpression",
+  Call: "CallExpression",
+  Filter: "FilterExpression",
+  Test: "TestExpression",
+  Unary: "UnaryExpression",
+  Binary: "BinaryExpression",
+  Compare: "BinaryExpression",
+  Conditional: "Ternary",
 };
 
-type Arg = { kind: "pos"; expr: A.Expr } | { kind: "kw"; key: A.Expr; value: A.Expr; start: number; end: number } | { kind: "spread"; expr: A.Expr };
+type Arg =
+  { kind: "pos"; expr: A.Expr } | { kind: "kw"; key: A.Expr; value: A.Expr; start: number; end: number } | { kind: "spread"; expr: A.Expr };
 
 class Parser {
   private current = 0;
   private nextId = 0;
+  private blocks = 0;
+  private nesting = 0;
   readonly refusals = new Map<number, Refusal>();
 
   constructor(
@@ -47,6 +72,17 @@ class Parser {
 
   private id(): number {
     return this.nextId++;
+  }
+  /** One level deeper in expressions, refused past MAX_NESTING. */
+  private deeper<T>(parse: () => T): T {
+    if (this.nesting >= MAX_NESTING)
+      throw new NestingError(nestingMessage("brackets and operators"), this.deepestFrom(this.current) ?? this.peek().start);
+    this.nesting++;
+    try {
+      return parse();
+    } finally {
+      this.nesting--;
+    }
   }
   private peek(offset = 0): Token {
     return this.tokens[this.current + offset] ?? EOF;
@@ -93,13 +129,31 @@ class Parser {
     if (target.kind === "Name") return;
     if (target.kind === "Tuple") {
       for (const item of target.items) {
-        if (item.kind !== "Name") this.refuse(item, by === "set" ? `Cannot unpack to non-identifier in set: ${name(item)}` : `Cannot unpack non-identifier type: ${name(item)}`);
+        if (item.kind !== "Name")
+          this.refuse(
+            item,
+            by === "set" ? `Cannot unpack to non-identifier in set: ${name(item)}` : `Cannot unpack non-identifier type: ${name(item)}`,
+          );
       }
     } else if (by === "for") this.refuse(target, `Invalid loop variable(s): ${name(target)}`);
     else if (target.kind === "GetItem") this.refuse(target, "Cannot assign to computed member");
     else if (target.kind === "GetAttr") {
       if (target.numeric) this.refuse(target, "Cannot assign to member with non-identifier property");
     } else this.refuse(target, `Invalid LHS inside assignment expression: ${name(target)}`);
+  }
+
+  /** Where the nesting (brackets and block tags) that crossed the limit at token `from` goes deepest (nesting.ts), or null. */
+  private deepestFrom(from: number): number | null {
+    const tag = (i: number) =>
+      this.tokens[i - 1]?.t === "open_statement" && this.tokens[i].t === "identifier" ? this.tokens[i].value : "";
+    const at = deepestOpening(
+      from,
+      this.tokens.length,
+      (i) => OPENS.has(this.tokens[i].t) || BLOCK_TAGS.has(tag(i)),
+      (i) => CLOSES.has(this.tokens[i].t) || tag(i).startsWith("end"),
+    );
+    // a block tag's opening is its `{%`, the token before its name
+    return at === null ? null : this.tokens[OPENS.has(this.tokens[at].t) ? at : at - 1].start;
   }
 
   parse(): A.Template {
@@ -113,11 +167,15 @@ class Parser {
 
   /** Statements up to (not including) a `{% name %}` of `ends`. */
   private bodyUntil(ends: readonly string[]): A.Stmt[] {
+    if (this.blocks >= MAX_NESTING)
+      throw new NestingError(nestingMessage("blocks"), this.deepestFrom(this.current) ?? this.tokens[this.current - 1]?.start ?? 0);
+    this.blocks++;
     const body: A.Stmt[] = [];
     while (!this.isStatement(ends)) {
       const s = this.parseAny();
       if (s) body.push(s);
     }
+    this.blocks--;
     return body;
   }
 
@@ -129,7 +187,17 @@ class Parser {
         return null;
       case "text":
         this.next();
-        return { kind: "Text", id: this.id(), start: tok.start, end: tok.end, value: tok.value, valueStart: tok.start, valueEnd: tok.end, before: null, after: null };
+        return {
+          kind: "Text",
+          id: this.id(),
+          start: tok.start,
+          end: tok.end,
+          value: tok.value,
+          valueStart: tok.start,
+          valueEnd: tok.end,
+          before: null,
+          after: null,
+        };
       case "open_statement":
         return this.parseStatement();
       case "open_expression": {
@@ -200,7 +268,17 @@ class Parser {
       const endStart = this.expect("open_statement", "Expected {%").start;
       this.expectIdentifier("endset");
       this.expect("close_statement", "Expected %}");
-      node = { kind: "SetBlock", id: this.id(), start: open.start, end: this.prevEnd, openTag, endTag: { start: endStart, end: this.prevEnd }, target, filter: null, body };
+      node = {
+        kind: "SetBlock",
+        id: this.id(),
+        start: open.start,
+        end: this.prevEnd,
+        openTag,
+        endTag: { start: endStart, end: this.prevEnd },
+        target,
+        filter: null,
+        body,
+      };
     }
     this.checkTarget(target, "set");
     return node;
@@ -211,7 +289,17 @@ class Parser {
     this.expect("close_statement", "Expected %}");
     const tag = { start: open.start, end: this.prevEnd };
     const body = this.bodyUntil(["elif", "else", "endif"]);
-    const node: A.If = { kind: "If", id: this.id(), start: open.start, end: this.prevEnd, openTag: tag, endTag: null, branches: [{ tag, test, body, start: tag.start, end: this.prevEnd }], orElse: null, elseTag: null };
+    const node: A.If = {
+      kind: "If",
+      id: this.id(),
+      start: open.start,
+      end: this.prevEnd,
+      openTag: tag,
+      endTag: null,
+      branches: [{ tag, test, body, start: tag.start, end: this.prevEnd }],
+      orElse: null,
+      elseTag: null,
+    };
     if (this.isStatement(["elif"])) {
       const elif = this.next();
       this.current++;
@@ -237,8 +325,16 @@ class Parser {
     const body = this.bodyUntil(["endmacro"]);
     const endTag = this.endTag("endmacro");
     const node: A.Macro = {
-      kind: "Macro", id: this.id(), start: open.start, end: this.prevEnd, openTag, endTag,
-      name: name.kind === "Name" ? name.name : "", nameSpan: { start: name.start, end: name.end }, params: [], body,
+      kind: "Macro",
+      id: this.id(),
+      start: open.start,
+      end: this.prevEnd,
+      openTag,
+      endTag,
+      name: name.kind === "Name" ? name.name : "",
+      nameSpan: { start: name.start, end: name.end },
+      params: [],
+      body,
     };
     if (name.kind !== "Name") this.refuse(node, "Macro name must be an identifier");
     node.params = this.params(args);
@@ -282,7 +378,21 @@ class Parser {
       iter = iter.then;
     }
     this.checkTarget(target, "for");
-    return { kind: "For", id: this.id(), start: open.start, end: this.prevEnd, openTag, endTag, target, iter, filter, recursive: false, body, orElse, elseTag };
+    return {
+      kind: "For",
+      id: this.id(),
+      start: open.start,
+      end: this.prevEnd,
+      openTag,
+      endTag,
+      target,
+      iter,
+      filter,
+      recursive: false,
+      body,
+      orElse,
+      elseTag,
+    };
   }
 
   private parseCall(open: Token): A.CallBlock {
@@ -294,7 +404,17 @@ class Parser {
     const openTag = { start: open.start, end: this.prevEnd };
     const body = this.bodyUntil(["endcall"]);
     const endTag = this.endTag("endcall");
-    const node: A.CallBlock = { kind: "CallBlock", id: this.id(), start: open.start, end: this.prevEnd, openTag, endTag, call, params: [], body };
+    const node: A.CallBlock = {
+      kind: "CallBlock",
+      id: this.id(),
+      start: open.start,
+      end: this.prevEnd,
+      openTag,
+      endTag,
+      call,
+      params: [],
+      body,
+    };
     node.params = this.params(callerArgs);
     return node;
   }
@@ -325,6 +445,10 @@ class Parser {
   }
 
   private parseExpression(): A.Expr {
+    return this.deeper(() => this.parseConditional());
+  }
+
+  private parseConditional(): A.Expr {
     const then = this.parseLogicalOr();
     if (!this.isIdentifier("if")) return then;
     this.current++;
@@ -338,7 +462,16 @@ class Parser {
   }
 
   private binary(op: A.BinaryOp, opTok: Token, left: A.Expr, right: A.Expr): A.Binary {
-    return { kind: "Binary", id: this.id(), start: left.start, end: right.end, op, opSpan: { start: opTok.start, end: opTok.end }, left, right };
+    return {
+      kind: "Binary",
+      id: this.id(),
+      start: left.start,
+      end: right.end,
+      op,
+      opSpan: { start: opTok.start, end: opTok.end },
+      left,
+      right,
+    };
   }
 
   private parseLogicalOr(): A.Expr {
@@ -362,8 +495,16 @@ class Parser {
   private parseNegation(): A.Expr {
     if (!this.isIdentifier("not")) return this.parseComparison();
     const op = this.next();
-    const operand = this.parseNegation();
-    return { kind: "Unary", id: this.id(), start: op.start, end: operand.end, op: "not", opSpan: { start: op.start, end: op.end }, operand };
+    const operand = this.deeper(() => this.parseNegation());
+    return {
+      kind: "Unary",
+      id: this.id(),
+      start: op.start,
+      end: operand.end,
+      op: "not",
+      opSpan: { start: op.start, end: op.end },
+      operand,
+    };
   }
 
   private parseComparison(): A.Expr {
@@ -380,7 +521,14 @@ class Parser {
         op = this.next().value as A.CompareOp;
       } else break;
       const right = this.parseAdditive();
-      left = { kind: "Compare", id: this.id(), start: left.start, end: right.end, left, ops: [{ op, opSpan: { start: tok.start, end }, right }] };
+      left = {
+        kind: "Compare",
+        id: this.id(),
+        start: left.start,
+        end: right.end,
+        left,
+        ops: [{ op, opSpan: { start: tok.start, end }, right }],
+      };
     }
     return left;
   }
@@ -415,7 +563,17 @@ class Parser {
       let t = this.parsePrimary();
       if (this.is("open_paren")) t = this.parseCallExpression(t);
       const { name, nameSpan, args, ok } = this.callee(t);
-      const node: A.Test = { kind: "Test", id: this.id(), start: operand.start, end: this.prevEnd, expr: operand, name, nameSpan, negated, ...args };
+      const node: A.Test = {
+        kind: "Test",
+        id: this.id(),
+        start: operand.start,
+        end: this.prevEnd,
+        expr: operand,
+        name,
+        nameSpan,
+        negated,
+        ...args,
+      };
       if (!ok) this.refuse(node, t.kind === "Call" ? "Test callee must be an identifier" : "Invalid test expression");
       operand = node;
     }
@@ -439,7 +597,12 @@ class Parser {
     if (e.kind === "Name") return { name: e.name, nameSpan: { start: e.start, end: e.end }, args: none, ok: true };
     if (e.kind === "Call" && e.callee.kind === "Name") {
       const { args, kwargs, starArgs, starKwargs } = e;
-      return { name: e.callee.name, nameSpan: { start: e.callee.start, end: e.callee.end }, args: { args, kwargs, starArgs, starKwargs }, ok: true };
+      return {
+        name: e.callee.name,
+        nameSpan: { start: e.callee.start, end: e.callee.end },
+        args: { args, kwargs, starArgs, starKwargs },
+        ok: true,
+      };
     }
     return { name: "", nameSpan: { start: e.start, end: e.end }, args: none, ok: false };
   }
@@ -455,8 +618,16 @@ class Parser {
   private parseUnary(): A.Expr {
     if (!this.is("unary_operator")) return this.parseCallMember();
     const op = this.next();
-    const operand = this.parseUnary();
-    return { kind: "Unary", id: this.id(), start: op.start, end: operand.end, op: op.value as A.UnaryOp, opSpan: { start: op.start, end: op.end }, operand };
+    const operand = this.deeper(() => this.parseUnary());
+    return {
+      kind: "Unary",
+      id: this.id(),
+      start: op.start,
+      end: operand.end,
+      op: op.value as A.UnaryOp,
+      opSpan: { start: op.start, end: op.end },
+      operand,
+    };
   }
 
   private parseCallMember(): A.Expr {
@@ -467,18 +638,34 @@ class Parser {
   private parseCallExpression(callee: A.Expr): A.Expr {
     const call = this.callNode(callee, this.parseArgs());
     const member = this.parseMember(call);
-    return this.is("open_paren") ? this.parseCallExpression(member) : member;
+    return this.is("open_paren") ? this.deeper(() => this.parseCallExpression(member)) : member;
   }
 
   private callNode(callee: A.Expr, list: Arg[]): A.Call {
-    const node: A.Call = { kind: "Call", id: this.id(), start: callee.start, end: this.prevEnd, callee, args: [], kwargs: [], starArgs: null, starKwargs: null };
+    const node: A.Call = {
+      kind: "Call",
+      id: this.id(),
+      start: callee.start,
+      end: this.prevEnd,
+      callee,
+      args: [],
+      kwargs: [],
+      starArgs: null,
+      starKwargs: null,
+    };
     for (const a of list) {
       if (a.kind === "pos") node.args.push(a.expr);
       else if (a.kind === "spread") {
         node.starArgs = a.expr;
         this.refuse(node, "cannot exec SpreadExpression");
       } else if (a.key.kind === "Name") {
-        node.kwargs.push({ name: a.key.name, nameSpan: { start: a.key.start, end: a.key.end }, value: a.value, start: a.start, end: a.end });
+        node.kwargs.push({
+          name: a.key.name,
+          nameSpan: { start: a.key.start, end: a.key.end },
+          value: a.value,
+          start: a.start,
+          end: a.end,
+        });
       } else this.refuse(node, "Keyword argument key must be identifiers");
     }
     return node;
@@ -516,8 +703,14 @@ class Parser {
       }
       const prop = this.parsePrimary();
       const node: A.GetAttr = {
-        kind: "GetAttr", id: this.id(), start: object.start, end: this.prevEnd, object, attrSpan: { start: prop.start, end: prop.end },
-        attr: prop.kind === "Name" ? prop.name : prop.kind === "Int" ? String(prop.value) : "", numeric: prop.kind === "Int",
+        kind: "GetAttr",
+        id: this.id(),
+        start: object.start,
+        end: this.prevEnd,
+        object,
+        attrSpan: { start: prop.start, end: prop.end },
+        attr: prop.kind === "Name" ? prop.name : prop.kind === "Int" ? String(prop.value) : "",
+        numeric: prop.kind === "Int",
       };
       if (prop.kind === "Int" && prop.value < 0n) this.refuse(node, "Static member property cannot be negative");
       else if (prop.kind !== "Name" && prop.kind !== "Int") this.refuse(node, "Static member property must be an identifier");
@@ -545,7 +738,15 @@ class Parser {
       }
     }
     if (isSlice) {
-      return { kind: "Slice", id: this.id(), start, end: this.prevEnd, startExpr: parts[0] ?? null, stopExpr: parts[1] ?? null, stepExpr: parts[2] ?? null };
+      return {
+        kind: "Slice",
+        id: this.id(),
+        start,
+        end: this.prevEnd,
+        startExpr: parts[0] ?? null,
+        stopExpr: parts[1] ?? null,
+        stepExpr: parts[2] ?? null,
+      };
     }
     // blank_expression: a name no template can define evaluates to Undefined.
     return parts[0] ?? { kind: "Name", id: this.id(), start, end: start, name: "" };
@@ -622,10 +823,25 @@ export function paramProblem(p: A.Param): "keyword" | "other" | undefined {
 export function parseLlamaCpp(source: string): LlamaParse {
   try {
     const p = new Parser(tokenize(source), source.length);
-    return { template: p.parse(), refusals: p.refusals };
+    const template = p.parse();
+    let tooDeep: NestingError | null = null;
+    limitDepth(
+      template,
+      (at, message) => (tooDeep ??= new NestingError(message, at.start)),
+      () => -1,
+    );
+    if (tooDeep) throw tooDeep;
+    return { template, refusals: p.refusals };
   } catch (e) {
     if (!(e instanceof LexError || e instanceof CompileError)) throw e;
     const at = Math.min(e.at, source.length);
-    return { error: { message: e.message, start: at, end: Math.min(at + 1, source.length) } };
+    return {
+      error: {
+        message: e.message,
+        start: at,
+        end: Math.min(at + 1, source.length),
+        ...(e instanceof NestingError ? { nesting: true as const } : {}),
+      },
+    };
   }
 }

@@ -2,23 +2,38 @@
 // a method. Their table lists `default` twice; the std::map initializer keeps the first, the shared
 // default_value, so `'x'|default` (one argument) fails. Python's str methods not listed here
 // (find, count, isdigit, splitlines, …) are missing: `s.find('x')` calls an Undefined.
-import { Undefined } from "../../interpreter/undefined";
-import type { Value } from "../../interpreter/values";
+import { Undefined, type Value } from "../../interpreter";
 import { stod, stoi } from "./cParse";
 import { defaultValue, tojson } from "./commonBuiltins";
 import type { Builtin, BuiltinTable } from "./functions";
 import { sliceArgs, sliceIndices } from "./slice";
 import {
-  byteLength, capitalize, fromUtf8, isAscii, isStr, lowercase, mkStr, partsOf, strip, strOf, titlecase, uppercase, utf8, type LStr,
+  byteLength,
+  capitalize,
+  fromUtf8,
+  isAscii,
+  isStr,
+  lowercase,
+  mkStr,
+  partsOf,
+  strip,
+  strOf,
+  titlecase,
+  uppercase,
+  utf8,
+  type LStr,
 } from "./strings";
 import { asBool, asFloat, asInt, asString, fault, notImplemented } from "./values";
 
 const str = (v: Value) => strOf(v as LStr);
 
+/** A filter that maps each part of a string (a step each). */
 function transform(f: (s: LStr) => LStr): Builtin {
-  return (a) => {
+  return (a, rt) => {
     a.ensureVals(["string"]);
-    return f(a.pos(0) as LStr);
+    const s = a.pos(0) as LStr;
+    rt.tick(partsOf(s).length);
+    return f(s);
   };
 }
 
@@ -42,7 +57,11 @@ function splitter(fromRight: boolean): Builtin {
     if (delim === "") throw fault("empty separator", "runtime/value");
     let maxsplit = a.count > 2 ? asInt(a.pos(2)) : -1n;
     const out: Value[] = [];
-    for (let p = fromRight ? s.lastIndexOf(delim) : s.indexOf(delim); p >= 0 && maxsplit !== 0n; p = fromRight ? s.lastIndexOf(delim) : s.indexOf(delim)) {
+    for (
+      let p = fromRight ? s.lastIndexOf(delim) : s.indexOf(delim);
+      p >= 0 && maxsplit !== 0n;
+      p = fromRight ? s.lastIndexOf(delim) : s.indexOf(delim)
+    ) {
       out.push(fromRight ? s.slice(p + delim.length) : s.slice(0, p));
       s = fromRight ? s.slice(0, p) : s.slice(p + delim.length);
       maxsplit--;
@@ -86,7 +105,7 @@ const format: Builtin = (a) => {
     i++;
     if (literal) parts.push(literal);
     literal = "";
-    parts.push(...partsOf(asString(a.pos(arg++))));
+    for (const p of partsOf(asString(a.pos(arg++)))) parts.push(p);
   }
   if (literal) parts.push(literal);
   return parts.length === 0 ? "" : mkStr(parts);
@@ -115,7 +134,10 @@ const slice: Builtin = (a) => {
   a.ensureVals(["string", "int", "int", "int"], [true, true, false, false]);
   const [start, stop, step] = sliceArgs(a);
   const s = str(a.pos(0));
-  if (isAscii(s)) return sliceIndices(s.length, start, stop, step).map((i) => s[i]).join("");
+  if (isAscii(s))
+    return sliceIndices(s.length, start, stop, step)
+      .map((i) => s[i])
+      .join("");
   const b = utf8(s);
   return fromUtf8(Uint8Array.from(sliceIndices(b.length, start, stop, step), (i) => b[i]));
 };

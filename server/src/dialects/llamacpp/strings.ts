@@ -5,17 +5,25 @@
 // Byte semantics (length, indexing, slicing, strip sets) go through UTF-8; a byte range that cuts a
 // character decodes to U+FFFD, which is what the addon's UTF-8 → JS conversion makes of it (measured on
 // every sub-range of "日本語", "aé日😀" …). Case mapping is ASCII only (::toupper in the C locale).
-import { PyObject, type Value } from "../../interpreter/values";
+import { PyObject, type Runtime, type Sized, type Value } from "../../interpreter";
 
-class PartedStr extends PyObject {
+class PartedStr extends PyObject implements Sized {
+  /** For the output limit: its characters, or its parts where empty parts outnumber them. */
+  readonly limitSize: number;
   constructor(readonly parts: readonly string[]) {
     super();
+    this.limitSize = Math.max(
+      parts.length,
+      parts.reduce((n, p) => n + p.length, 0),
+    );
   }
   get typeName(): string {
     return "str";
   }
+  private joined: string | undefined;
+  /** Joined once: a string of millions of parts is read whole by every filter and print. */
   get value(): string {
-    return this.parts.join("");
+    return (this.joined ??= this.parts.join(""));
   }
 }
 
@@ -37,8 +45,18 @@ export function mkStr(parts: readonly string[]): LStr {
   return parts.length === 0 ? "" : parts.length === 1 ? parts[0] : new PartedStr(parts);
 }
 
-export function concat(a: LStr, b: LStr): LStr {
-  return mkStr([...partsOf(a), ...partsOf(b)]);
+/** Characters or parts, whichever is more: what `concat` and `repeat` must check before building. */
+export function limitSizeOf(v: LStr): number {
+  return typeof v === "string" ? v.length : v.limitSize;
+}
+
+/** Each part copied is a step: `s ~ s` doubled 24 times is 16 Mi parts, each part of each copy. */
+export function concat(a: LStr, b: LStr, rt: Pick<Runtime, "checkSize" | "tick">): LStr {
+  rt.checkSize(limitSizeOf(a) + limitSizeOf(b));
+  const pa = partsOf(a);
+  const pb = partsOf(b);
+  rt.tick(pa.length + pb.length);
+  return mkStr(pa.concat(pb));
 }
 
 const encoder = new TextEncoder();
@@ -80,21 +98,7 @@ export const lowercase = (v: LStr) => mapParts(v, lower);
 export const capitalize = (v: LStr) => mapParts(v, (s) => (s === "" ? s : upper(s[0]) + lower(s.slice(1))));
 
 /** string::titlecase: upper after C isspace, lower elsewhere, restarting at every part. */
-export const titlecase = (v: LStr) =>
-  mapParts(v, (s) => {
-    let next = true;
-    let out = "";
-    for (const c of s) {
-      if (C_SPACE.includes(c)) {
-        next = true;
-        out += c;
-      } else {
-        out += next ? upper(c) : lower(c);
-        next = false;
-      }
-    }
-    return out;
-  });
+export const titlecase = (v: LStr) => mapParts(v, (s) => s.replace(/[^ \t\n\v\f\r]+/g, (w) => upper(w[0]) + lower(w.slice(1))));
 
 export const C_SPACE = " \t\n\v\f\r";
 

@@ -4,8 +4,8 @@
 // engine compiles first); a "render" refusal fails when the construct is reached. Messages are the
 // engine's own words (after "failed to compile template: " or "Error: "); syntaxRules.test.ts
 // checks each rule against the engine.
-import type * as A from "../../parser/ast";
-import type { Refusal } from "../dialect";
+import type * as A from "../../parser";
+import type { Refusal } from "../../interpreter";
 
 const parseRefusal = (message: string): Refusal => ({ code: "syntax/unsupported", message, when: "parse" });
 const renderRefusal = (message: string): Refusal => ({ code: "runtime/unsupported", message, when: "render" });
@@ -24,8 +24,25 @@ function isStatement(n: A.Node): boolean {
 }
 
 const EXPRESSION_KINDS = new Set<string>([
-  "Const", "Str", "Int", "Float", "Name", "GetAttr", "GetItem", "Slice", "Call", "Filter", "Test",
-  "Unary", "Binary", "Compare", "Conditional", "List", "Tuple", "Dict", "ErrorExpr",
+  "Const",
+  "Str",
+  "Int",
+  "Float",
+  "Name",
+  "GetAttr",
+  "GetItem",
+  "Slice",
+  "Call",
+  "Filter",
+  "Test",
+  "Unary",
+  "Binary",
+  "Compare",
+  "Conditional",
+  "List",
+  "Tuple",
+  "Dict",
+  "ErrorExpr",
 ]);
 
 /** The value of the token llama's lexer reads at `pos` (after blanks), as its messages quote it. */
@@ -119,7 +136,11 @@ export function llamacppSyntaxRule(node: A.Node, ancestors: readonly A.Node[], s
       if (node.op === "**") return unexpected("*", 22);
       if (node.op === "//") return unexpected("/", 22);
       // After a dict literal's `}` the lexer reads `+`/`-` as a unary sign, so `{} + x` does not parse.
-      if ((node.op === "+" || node.op === "-") && source.slice(node.left.start, node.opSpan.start).trimEnd().endsWith("}") && node.left.kind === "Dict") {
+      if (
+        (node.op === "+" || node.op === "-") &&
+        source.slice(node.left.start, node.opSpan.start).trimEnd().endsWith("}") &&
+        node.left.kind === "Dict"
+      ) {
         return expected(ancestors, llamaTokenAt(source, node.opSpan.start));
       }
       return null;
@@ -135,7 +156,10 @@ export function llamacppSyntaxRule(node: A.Node, ancestors: readonly A.Node[], s
       return /^[A-Za-z0-9_]*$/.test(node.name) ? null : parseRefusal("lexer: unexpected character: \ufffd");
     case "Tuple":
       // `(1,)`, `()` and a trailing comma: parse_expression_sequence wants an expression after each comma.
-      if (node.parenthesized) return node.items.length < 2 || source.slice(node.items[node.items.length - 1].end, node.end).includes(",") ? unexpected(")", 7) : null;
+      if (node.parenthesized)
+        return node.items.length < 2 || source.slice(node.items[node.items.length - 1].end, node.end).includes(",")
+          ? unexpected(")", 7)
+          : null;
       return tupleRefusal(node, ancestors, source);
     case "Test":
       if (node.name.includes(".")) return expected(ancestors, ".");
@@ -171,7 +195,8 @@ export function llamacppSyntaxRule(node: A.Node, ancestors: readonly A.Node[], s
 /** `{% call %}` takes one primary expression, which must be a name, then its argument list. */
 function callBlockCalleeRefusal(callee: A.Expr, source: string): Refusal {
   let head = callee;
-  while (head.kind === "GetAttr" || head.kind === "GetItem" || head.kind === "Call") head = head.kind === "Call" ? head.callee : head.object;
+  while (head.kind === "GetAttr" || head.kind === "GetItem" || head.kind === "Call")
+    head = head.kind === "Call" ? head.callee : head.object;
   if (head.kind !== "Name") return parseRefusal("Expected identifier");
   return parseRefusal(`parser: Parser Error: Expected ( (Got ${llamaTokenAt(source, head.end)})`);
 }

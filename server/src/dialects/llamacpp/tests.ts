@@ -2,9 +2,7 @@
 // `le`, `escaped`-like HTML tests and the operator spellings; `sameas`, `escaped` and `filter`
 // throw NotImplemented. `number` and `integer` exclude booleans, `iterable`/`sequence` mean array,
 // string or undefined (not a mapping), `lower`/`upper`/`odd`/`even` demand their exact type.
-import { Undefined } from "../../interpreter/undefined";
-import { Fault } from "../../interpreter/errors";
-import type { Value } from "../../interpreter/values";
+import { Fault, Undefined, type Value } from "../../interpreter";
 import type { Builtin, BuiltinTable } from "./functions";
 import { isIn, valueCompare, type CompareOp } from "./ops";
 import { isLower, isStr, isUpper, strOf, type LStr } from "./strings";

@@ -3,11 +3,7 @@
 // Tuple, Object → PyDict (and the `loop` object, which has no builtins), Function → Callable,
 // Undefined → Undefined carrying llama's hint. What each type prints as, how it reads as a bool, an
 // int, a float or a string, and the type names its error messages use all live here.
-import { PyDict } from "../../interpreter/dict";
-import { Fault, type CauseCode } from "../../interpreter/errors";
-import { LoopContext } from "../../interpreter/loop";
-import { Undefined } from "../../interpreter/undefined";
-import { Callable, PyObject, Tuple, type Value } from "../../interpreter/values";
+import { Callable, type CauseCode, Fault, LoopContext, PyDict, PyObject, Tuple, Undefined, type Value } from "../../interpreter";
 import { llamaFloatString } from "./cDouble";
 import { isStr, partsOf, strOf, type LStr } from "./strings";
 
@@ -170,7 +166,10 @@ export function asString(v: Value): LStr {
   }
   if (Array.isArray(v)) return `[${v.map(repr).join(", ")}]`;
   if (v instanceof Tuple) return `(${v.items.map(repr).join(", ")}${v.items.length === 1 ? "," : ""})`;
-  if (isObject(v)) return `{${entriesOf(v).map(([k, x]) => `${repr(k)}: ${repr(x)}`).join(", ")}}`;
+  if (isObject(v))
+    return `{${entriesOf(v)
+      .map(([k, x]) => `${repr(k)}: ${repr(x)}`)
+      .join(", ")}}`;
   throw fault(`${typeOf(v)} is not a string value`, "runtime/type");
 }
 
@@ -189,7 +188,11 @@ export function repr(v: Value): string {
 function boundSelf(f: Callable): string {
   const self = (f as { self?: Value }).self;
   if (self === undefined) return "";
-  return isStr(self) ? partsOf(self).map((p) => `TMPL:  ${p}\n`).join("") : repr(self);
+  return isStr(self)
+    ? partsOf(self)
+        .map((p) => `TMPL:  ${p}\n`)
+        .join("")
+    : repr(self);
 }
 
 /** A JSON string literal the way value_to_json writes one (bytes ≥ 0x80 and 0x7f stay raw). */

@@ -1,7 +1,6 @@
 // minja's two ways of binding call arguments (minja.hpp): `ArgumentsValue::expectArgs` for methods and
 // some builtins, and `simple_function`'s named parameters for most builtins.
-import { Fault } from "../../interpreter/errors";
-import type { CallArgs, Value } from "../../interpreter/values";
+import { type CallArgs, Fault, type Value } from "../../interpreter";
 
 /** SIZE_MAX, which `expectArgs` prints for "any number". */
 export const ANY = Number.MAX_SAFE_INTEGER;
@@ -10,7 +9,9 @@ export function expectArgs(what: string, a: CallArgs, pos: [number, number], kw:
   const nk = a.kwargs?.size ?? 0;
   if (a.args.length < pos[0] || a.args.length > pos[1] || nk < kw[0] || nk > kw[1]) {
     const n = (x: number) => (x === ANY ? "18446744073709551615" : String(x));
-    throw Fault.type(`${what} must have between ${n(pos[0])} and ${n(pos[1])} positional arguments and between ${n(kw[0])} and ${n(kw[1])} keyword arguments`);
+    throw Fault.type(
+      `${what} must have between ${n(pos[0])} and ${n(pos[1])} positional arguments and between ${n(kw[0])} and ${n(kw[1])} keyword arguments`,
+    );
   }
 }
 

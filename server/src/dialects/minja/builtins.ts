@@ -2,12 +2,17 @@
 // global `f` with `(x, a)` — so every filter here is also callable as a function, and a name that is
 // not here is "Value is not callable: null" (micro:str-title-capitalize, micro:replace-filter …).
 // The harness that made the corpus added `strftime_now` to the context, pinned.
-import { BuiltinFunction } from "../../interpreter/callables";
-import { Fault } from "../../interpreter/errors";
-import { strftime } from "../../interpreter/python/strftime";
-import type { Runtime } from "../../interpreter/runtime";
-import { Namespace, type CallArgs, type Value } from "../../interpreter/values";
-import type { FilterFn } from "../dialect";
+import {
+  BuiltinFunction,
+  type CallArgs,
+  Fault,
+  type FilterFn,
+  Namespace,
+  PyRange,
+  type Runtime,
+  strftime,
+  type Value,
+} from "../../interpreter";
 import { ANY, expectArgs, required, simpleArgs } from "./args";
 import { asBool, asInt, asString, contains, less, repr, sizeOf } from "./coerce";
 import { asciiLower, asciiUpper, stripBytes } from "./methods";
@@ -45,7 +50,9 @@ function charTransform(name: string, fn: (s: string) => string): Builtin {
 }
 
 function join(items: Value, sep: string): string {
-  return arrayArg(items, `object is not iterable: ${repr(items)}`).map(toStr).join(sep);
+  return arrayArg(items, `object is not iterable: ${repr(items)}`)
+    .map(toStr)
+    .join(sep);
 }
 
 /** `context->get(name)` for select/reject/map/selectattr: a builtin by name (the context's own names are not reproduced). */
@@ -124,10 +131,11 @@ function range(_rt: Runtime, a: CallArgs): Value {
   const [start, end, step] = [set[0] ?? 0n, set[1], set[2] ?? 1n];
   const out: Value[] = [];
   if (step === 0n) throw Fault.notReproduced("minja loops forever on range() with step 0");
-  for (let i = start; step > 0n ? i < end : i > end; i += step) {
-    _rt.tick(1);
-    out.push(i);
-  }
+  // The list is built whole: its length is work (steps) and a size (output) before it is.
+  const length = new PyRange(start, end, step).length;
+  _rt.tick(length);
+  _rt.checkSize(length);
+  for (let i = start; step > 0n ? i < end : i > end; i += step) out.push(i);
   return out;
 }
 
@@ -148,7 +156,13 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
   raise_exception: simple("raise_exception", ["message"], (args) => {
     throw new Fault("runtime/raise-exception", null, asString(required(args, "message")));
   }),
-  tojson: simple("tojson", ["value", "indent"], (args) => dump(required(args, "value"), { json: true, indent: Number(opt(args, "indent", -1n, asInt)) })),
+  tojson: simple("tojson", ["value", "indent"], (args, rt) => {
+    const value = required(args, "value");
+    const indent = Number(opt(args, "indent", -1n, asInt));
+    rt.checkSize(indent);
+    rt.checkPrinted(value, Math.max(0, indent));
+    return dump(value, { json: true, indent });
+  }),
   items: simple("items", ["object"], (args) => {
     if (!args.has("object")) return [];
     const entries = objectEntries(args.get("object")!);
@@ -241,6 +255,8 @@ export const minjaGlobals: Readonly<Record<string, Value>> = Object.fromEntries(
 
 /** The filters table: `x | f(a)` is `f(x, a)`. */
 export const minjaFilters: Readonly<Record<string, FilterFn>> = Object.fromEntries(
-  Object.entries(BUILTINS).map(([name, fn]) => [name, (rt: Runtime, v: Value, a: CallArgs) => fn(rt, { args: [v, ...a.args], kwargs: a.kwargs })]),
+  Object.entries(BUILTINS).map(([name, fn]) => [
+    name,
+    (rt: Runtime, v: Value, a: CallArgs) => fn(rt, { args: [v, ...a.args], kwargs: a.kwargs }),
+  ]),
 );
-

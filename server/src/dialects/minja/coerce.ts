@@ -1,12 +1,21 @@
 // minja's conversions and checks that fail with its own words: `Value::get<T>()` (nlohmann's
 // type_error.302 for primitives), `size()`, the comparison operators and `in`.
-import { PyDict } from "../../interpreter/dict";
-import { Fault } from "../../interpreter/errors";
-import { LoopContext } from "../../interpreter/loop";
-import { compareStr } from "../../interpreter/python/text";
-import { Namespace, type Value } from "../../interpreter/values";
+import { compareStr, Fault, LoopContext, Namespace, PyDict, type Value } from "../../interpreter";
 import { dump } from "./print";
-import { arrayItems, byteLength, isHashable, isMinjaNull, isNumber, isObject, LOOP_KEYS, objectEntries, primitiveEq, truthy, eq, wrap } from "./values";
+import {
+  arrayItems,
+  byteLength,
+  isHashable,
+  isMinjaNull,
+  isNumber,
+  isObject,
+  LOOP_KEYS,
+  objectEntries,
+  primitiveEq,
+  truthy,
+  eq,
+  wrap,
+} from "./values";
 
 export function repr(v: Value): string {
   return dump(v, { json: false, indent: -1 });

@@ -1,11 +1,7 @@
 // `x.name(args)` in minja is its own node (MethodCallExpr): a fixed set of methods per type, then a
 // callable stored under that key of an object, else "Unknown method: name" (micro:keys-values,
 // micro:find-count-methods, corpus tencent-Hy3 `.format`). String methods work on ASCII/bytes.
-import { PyDict } from "../../interpreter/dict";
-import { Fault } from "../../interpreter/errors";
-import { LoopContext } from "../../interpreter/loop";
-import type { Runtime } from "../../interpreter/runtime";
-import { Callable, Tuple, type CallArgs, type Value } from "../../interpreter/values";
+import { Callable, type CallArgs, Fault, LoopContext, PyDict, type Runtime, Tuple, type Value } from "../../interpreter";
 import { expectArgs } from "./args";
 import { asInt, asString, repr } from "./coerce";
 import { arrayItems, bytesOf, byteLength, eq, isHashable, isMinjaNull, isObject, objectEntries, textOf } from "./values";
@@ -42,10 +38,12 @@ function oneString(name: string, a: CallArgs): string {
   return asString(a.args[0]);
 }
 
-const noArgs = (name: string, f: (s: string) => Value): MinjaMethod => (self, a) => {
-  expectArgs(`${name} method`, a, [0, 0], [0, 0]);
-  return f(self as string);
-};
+const noArgs =
+  (name: string, f: (s: string) => Value): MinjaMethod =>
+  (self, a) => {
+    expectArgs(`${name} method`, a, [0, 0], [0, 0]);
+    return f(self as string);
+  };
 
 const STR: Readonly<Record<string, MinjaMethod>> = {
   strip: stripMethod(true, true, "strip"),
@@ -69,21 +67,42 @@ const STR: Readonly<Record<string, MinjaMethod>> = {
     }
     return out;
   }),
-  replace: (self, a) => {
+  replace: (self, a, rt) => {
     expectArgs("replace method", a, [2, 3], [0, 0]);
-    let str = self as string;
+    const str = self as string;
     const before = asString(a.args[0]);
     const after = asString(a.args[1]);
-    let count = a.args.length === 3 ? asInt(a.args[2]) : BigInt(byteLength(str));
+    const count = a.args.length === 3 ? asInt(a.args[2]) : BigInt(byteLength(str));
     if (before === "" && /[^\x00-\x7f]/.test(str + after)) throw Fault.notReproduced("minja inserts by byte offsets here");
-    let pos = 0;
-    while ((pos = str.indexOf(before, pos)) >= 0 && count-- > 0n) {
-      str = str.slice(0, pos) + after + str.slice(pos + before.length);
-      pos += after.length;
-    }
-    return str;
+    return replaceFirst(str, before, after, count, rt);
   },
 };
+
+/**
+ * minja's replace loop (find from `pos`, splice, skip past the insertion, at most `count` times) in
+ * one pass, its result refused before it is built when over the output limit. The search resumes
+ * after what it inserted, so it meets the original string's occurrences left to right; an empty
+ * `before` is found again right after each insertion, so it inserts `count` times at the start.
+ */
+function replaceFirst(str: string, before: string, after: string, count: bigint, rt: Runtime): string {
+  if (count <= 0n) return str;
+  if (before === "") {
+    rt.checkSize(str.length + after.length * Number(count));
+    return after.repeat(Number(count)) + str;
+  }
+  const at: number[] = [];
+  for (let pos = str.indexOf(before); pos >= 0 && at.length < count; pos = str.indexOf(before, pos + before.length)) at.push(pos);
+  rt.tick(at.length);
+  rt.checkSize(str.length + at.length * (after.length - before.length));
+  const out: string[] = [];
+  let last = 0;
+  for (const pos of at) {
+    out.push(str.slice(last, pos), after);
+    last = pos + before.length;
+  }
+  out.push(str.slice(last));
+  return out.join("");
+}
 
 const LIST: Readonly<Record<string, MinjaMethod>> = {
   append: (self, a) => {

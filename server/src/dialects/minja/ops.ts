@@ -1,12 +1,17 @@
 // minja's operators and element access (Value::operator+ … and BinaryOpExpr, SubscriptExpr, ForNode,
 // destructuring_assign in minja.hpp). Integer `/`, `//` and `%` by zero kill the process (SIGFPE):
 // that is an error here (micro:int-division-by-zero, "crash (exit -8)").
-import { PyDict } from "../../interpreter/dict";
-import { Fault } from "../../interpreter/errors";
-import { LoopContext } from "../../interpreter/loop";
-import { Undefined } from "../../interpreter/undefined";
-import type { Value } from "../../interpreter/values";
-import type { ArithOp, CompareOp, Operators } from "../dialect";
+import {
+  type ArithOp,
+  type CompareOp,
+  Fault,
+  LoopContext,
+  type Operators,
+  PyDict,
+  type Runtime,
+  Undefined,
+  type Value,
+} from "../../interpreter";
 import { asDouble, asInt, contains, less, repr, sizeOf } from "./coerce";
 import { toStr } from "./print";
 import { arrayItems, bytesOf, eq, isHashable, isMinjaNull, loopAttr, objectEntries, textOf, truthy, wrap } from "./values";
@@ -20,21 +25,28 @@ function intDiv(a: bigint, b: bigint, what: string): bigint {
   return what === "division" ? a / b : a % b;
 }
 
-function arith(op: ArithOp, a: Value, b: Value): Value {
+function arith(op: ArithOp, a: Value, b: Value, rt: Runtime): Value {
   const ints = typeof a === "bigint" && typeof b === "bigint";
   switch (op) {
     case "+": {
-      if (typeof a === "string" || typeof b === "string") return toStr(a) + toStr(b);
+      if (typeof a === "string" || typeof b === "string") return joined(toStr(a), toStr(b), rt);
       if (ints) return wrap(a + b);
       const xs = arrayItems(a);
       const ys = arrayItems(b);
-      if (xs && ys) return [...xs, ...ys];
+      if (xs && ys) {
+        rt.checkSize(xs.length + ys.length);
+        return [...xs, ...ys];
+      }
       return asDouble(a) + asDouble(b);
     }
     case "-":
       return ints ? wrap(a - b) : asDouble(a) - asDouble(b);
     case "*":
-      if (typeof a === "string" && typeof b === "bigint") return b > 0n ? a.repeat(Number(b)) : "";
+      if (typeof a === "string" && typeof b === "bigint") {
+        if (b <= 0n) return "";
+        rt.checkSize(a.length * Number(b));
+        return a.repeat(Number(b));
+      }
       return ints ? wrap(a * b) : asDouble(a) * asDouble(b);
     case "/":
       // Both ints: C++ integer division (micro:true-division, `3/2` → 1).
@@ -47,6 +59,12 @@ function arith(op: ArithOp, a: Value, b: Value): Value {
       // std::pow on doubles: always a float (micro:power → 1024.0).
       return Math.pow(asDouble(a), asDouble(b));
   }
+}
+
+/** Two strings joined, refused before it is built when over the output limit. */
+function joined(a: string, b: string, rt: Runtime): string {
+  rt.checkSize(a.length + b.length);
+  return a + b;
 }
 
 function compare(op: CompareOp, a: Value, b: Value): boolean {
@@ -116,7 +134,12 @@ function slice(obj: Value, start: Value | undefined, stop: Value | undefined, st
   if (typeof obj === "string") {
     const bytes = bytesOf(obj);
     if (from < to && st === 1n) {
-      if (from > len) throw new Fault("runtime/index", null, `basic_string::substr: __pos (which is ${BigInt.asUintN(64, from)}) > this->size() (which is ${len})`);
+      if (from > len)
+        throw new Fault(
+          "runtime/index",
+          null,
+          `basic_string::substr: __pos (which is ${BigInt.asUintN(64, from)}) > this->size() (which is ${len})`,
+        );
       return textOf(bytes.subarray(Number(from), Number(to < len ? to : len)));
     }
     if (indices.some((i) => i < 0n || i >= len)) throw Fault.notReproduced("minja reads outside the string here (undefined behaviour)");
@@ -125,7 +148,12 @@ function slice(obj: Value, start: Value | undefined, stop: Value | undefined, st
   const items = arrayItems(obj);
   if (!items) throw Fault.type("Subscripting only supported on arrays and strings");
   return indices.map((i) => {
-    if (i < 0n || i >= len) throw new Fault("runtime/index", null, `vector::_M_range_check: __n (which is ${BigInt.asUintN(64, i)}) >= this->size() (which is ${len})`);
+    if (i < 0n || i >= len)
+      throw new Fault(
+        "runtime/index",
+        null,
+        `vector::_M_range_check: __n (which is ${BigInt.asUintN(64, i)}) >= this->size() (which is ${len})`,
+      );
     return items[Number(i)];
   });
 }
@@ -152,8 +180,8 @@ function unpack(v: Value, n: number): Value[] {
 }
 
 export const minjaOps: Operators = {
-  arith: (op, a, b) => arith(op, a, b),
-  concat: (a, b) => toStr(a) + toStr(b),
+  arith: (op, a, b, rt) => arith(op, a, b, rt),
+  concat: (a, b, rt) => joined(toStr(a), toStr(b), rt),
   neg: (v) => (typeof v === "bigint" ? wrap(-v) : -asDouble(v)),
   // UnaryOpExpr::Plus returns its operand unchecked.
   pos: (v) => v,
@@ -168,4 +196,3 @@ export const minjaOps: Operators = {
   // BinaryOpExpr: `and` yields a bool (`'a' and 'b'` is True); `or` yields the deciding operand.
   and: (a, right) => truthy(a) && truthy(right()),
 };
-

@@ -2,9 +2,7 @@
 // when printing lists and dicts), `Value::to_str` (what `~`, `+` and `string` use) and what
 // `{{ x }}` prints (ExpressionNode::do_render). minja has no tuples, undefined or namespaces of its
 // own: tuples are arrays, undefined is null and a namespace is an object, so they print as such.
-import { fixed } from "../../interpreter/python/formatNumber";
-import { Fault } from "../../interpreter/errors";
-import type { Value } from "../../interpreter/values";
+import { Fault, fixed, type Value } from "../../interpreter";
 import { arrayItems, isMinjaNull, objectEntries } from "./values";
 
 /** nlohmann's `dump` of a double: shortest round-trip digits, `.0` when integral, exponent outside [1e-4, 1e15). */
@@ -64,7 +62,12 @@ export function dump(v: Value, o: DumpOptions, level = 0): string {
   if (items) return "[" + nl(level + 1) + items.map((x) => dump(x, o, level + 1)).join(sep) + nl(level) + "]";
   const entries = objectEntries(v);
   if (entries) {
-    const key = (k: Value) => (typeof k === "string" ? (o.json ? jsonString(k) : pyString(k)) : `${o.json ? '"' : "'"}${dump(k, { json: true, indent: -1 })}${o.json ? '"' : "'"}`);
+    const key = (k: Value) =>
+      typeof k === "string"
+        ? o.json
+          ? jsonString(k)
+          : pyString(k)
+        : `${o.json ? '"' : "'"}${dump(k, { json: true, indent: -1 })}${o.json ? '"' : "'"}`;
     return "{" + nl(level + 1) + entries.map(([k, x]) => key(k) + ": " + dump(x, o, level + 1)).join(sep) + nl(level) + "}";
   }
   switch (typeof v) {

@@ -1,16 +1,16 @@
 // What minja's parser does with constructs that Jinja2's grammar (our AST) accepts: refuse them —
 // minja parses the whole template first, so one refusal fails every render — or group operators
 // differently, which this interpreter does not reproduce. Evidence: docs/dialects/minja-021c229.md.
-import type * as A from "../../parser/ast";
-import { walk } from "../../interpreter/walk";
-import type { Refusal } from "../dialect";
+import type * as A from "../../parser";
+import { type Refusal } from "../../interpreter";
+import { walk } from "../../parser";
 
 const parse = (code: string, message: string): Refusal => ({ code: `syntax/${code}`, message, when: "parse" });
 const notReproduced = (message: string): Refusal => ({ code: "runtime/not-reproduced", message, when: "render" });
 const atRender = (code: Refusal["code"], message: string): Refusal => ({ code, message, when: "render" });
 
 /** Tags whose keyword is not in minja's `block_keyword_tok`. */
-const UNKNOWN_TAGS: ReadonlySet<A.Node["kind"]> = new Set(["Raw", "With", "Include", "Import", "FromImport", "Extends"]);
+const UNKNOWN_TAGS: ReadonlySet<A.Node["kind"]> = new Set(["Raw", "With", "Autoescape", "Include", "Import", "FromImport", "Extends"]);
 
 /** minja decodes only these escapes; any other `\c` is `c` (Parser::parseString). */
 const MINJA_ESCAPES: Readonly<Record<string, string>> = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f", "\\": "\\" };
@@ -51,7 +51,9 @@ export function minjaRefusal(node: A.Node, ancestors: readonly A.Node[], source:
         : null;
     case "CallBlock":
       if (node.params.length) return parse("call-parameters", "Expected closing block tag");
-      return node.call.callee.kind === "GetAttr" ? atRender("runtime/unsupported", "Invalid call block syntax - expected function call") : null;
+      return node.call.callee.kind === "GetAttr"
+        ? atRender("runtime/unsupported", "Invalid call block syntax - expected function call")
+        : null;
     case "SetBlock":
       return node.filter ? parse("set-block-filter", "Expected closing block tag") : null;
     case "FilterBlock":
@@ -131,7 +133,9 @@ function stringRefusal(node: A.Str, source: string): Refusal | null {
     else value += raw[i];
   }
   if (i + 1 < raw.length) return parse("adjacent-strings", expectedAt(source, node.start + i + 1));
-  return value === node.value ? null : notReproduced(`minja reads the escapes in ${raw} differently (only \\n \\r \\t \\b \\f \\\\ and the quote are escapes)`);
+  return value === node.value
+    ? null
+    : notReproduced(`minja reads the escapes in ${raw} differently (only \\n \\r \\t \\b \\f \\\\ and the quote are escapes)`);
 }
 
 /**
@@ -178,7 +182,9 @@ function concatSwallows(e: A.Expr): boolean {
 /** minja's `is` takes the whole comparison operand on its left and ends the comparison. */
 function testGrouping(node: A.Test, parent: A.Node | undefined, source: string): Refusal | null {
   if (parent?.kind === "Compare") {
-    return parent.left === node ? parse("test-compare", expectedAt(source, node.end)) : notReproduced("minja reads `a == b is t` as (a == b) is t");
+    return parent.left === node
+      ? parse("test-compare", expectedAt(source, node.end))
+      : notReproduced("minja reads `a == b is t` as (a == b) is t");
   }
   // `a ~ b is t` is a ~ (b is t) in both engines: `~` takes a whole comparison on its right.
   if (parent?.kind === "Binary" && parent.op !== "and" && parent.op !== "or" && parent.op !== "~" && parent.right === node) {

@@ -1,11 +1,13 @@
 // minja's `is` tests: exactly twelve names, hard-coded in BinaryOpExpr::do_evaluate; any other name
 // raises "Unknown type for 'is' operator" when evaluated (corpus Apertus-8B-Instruct: `is undefined`).
 // `true`/`false` test truthiness, not the boolean (micro:is-true-false: `0 is false` → True).
-import type { Value } from "../../interpreter/values";
-import type { TestFn } from "../dialect";
+import type { TestFn, Value } from "../../interpreter";
 import { arrayItems, isMinjaNull, isObject, truthy } from "./values";
 
-const test = (f: (v: Value) => boolean): TestFn => (_rt, v) => f(v);
+const test =
+  (f: (v: Value) => boolean): TestFn =>
+  (_rt, v) =>
+    f(v);
 
 export const minjaTests: Readonly<Record<string, TestFn>> = {
   none: test(isMinjaNull),

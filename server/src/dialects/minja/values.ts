@@ -1,11 +1,7 @@
 // minja's value semantics (class minja::Value): nlohmann JSON primitives, shared arrays and ordered
 // objects, callables. Undefined does not exist — an unknown name is null — and a tuple is an array.
 // Strings are UTF-8 bytes, which matters for length, slicing and iteration.
-import { PyDict } from "../../interpreter/dict";
-import { Fault } from "../../interpreter/errors";
-import { LoopContext } from "../../interpreter/loop";
-import { Undefined } from "../../interpreter/undefined";
-import { Callable, Namespace, Tuple, type Value } from "../../interpreter/values";
+import { Callable, Fault, LoopContext, Namespace, PyDict, Tuple, Undefined, type Value } from "../../interpreter";
 
 export function isMinjaNull(v: Value): boolean {
   return v === null || v instanceof Undefined;
@@ -127,4 +123,3 @@ export function primitiveEq(a: Value, b: Value): boolean {
 function primitiveKey(k: Value): string {
   return typeof k === "string" ? "s" + k : isNumber(k) ? "n" + Number(k) : String(k);
 }
-

@@ -2,7 +2,7 @@
 // TextTemplateToken branch, with trim_blocks and lstrip_blocks on). It differs from Jinja2 in two
 // ways that real templates hit: lstrip_blocks also strips before `{{` (corpus
 // ByteDance-Seed-OSS/tools-offered), and newlines are kept as written (no \r\n normalisation).
-import type * as A from "../../parser/ast";
+import type * as A from "../../parser";
 
 // std::regex `\s` in the C locale: ASCII whitespace only.
 const TRAILING_SPACE = /[ \t\n\v\f\r]+$/;

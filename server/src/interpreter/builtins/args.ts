@@ -18,9 +18,17 @@ export function bind(fname: string, params: readonly string[], a: CallArgs, requ
       out[i] = v;
     }
   }
-  const missing = params.slice(0, required).filter((_, i) => out[i] === undefined).map((p) => `'${p}'`);
+  const missing = params
+    .slice(0, required)
+    .filter((_, i) => out[i] === undefined)
+    .map((p) => `'${p}'`);
   if (missing.length) {
-    const list = missing.length === 1 ? missing[0] : missing.length === 2 ? missing.join(" and ") : `${missing.slice(0, -1).join(", ")}, and ${missing[missing.length - 1]}`;
+    const list =
+      missing.length === 1
+        ? missing[0]
+        : missing.length === 2
+          ? missing.join(" and ")
+          : `${missing.slice(0, -1).join(", ")}, and ${missing[missing.length - 1]}`;
     throw Fault.type(`${fname}() missing ${missing.length} required positional argument${missing.length === 1 ? "" : "s"}: ${list}`);
   }
   return out;

@@ -1,7 +1,7 @@
 // Jinja2's make_attrgetter: `attribute='a.b.0'` looks up each dotted part as an item (digits as
 // ints), the way sort/groupby/map/selectattr/sum/unique/min/max find what to work on.
 import { Undefined } from "../undefined";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../dialect";
 import type { Value } from "../values";
 
 export type Getter = (item: Value) => Value;

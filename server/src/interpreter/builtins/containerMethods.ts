@@ -1,15 +1,15 @@
 // Methods of list, dict, tuple, int and float that Jinja2's ImmutableSandboxedEnvironment lets a
-// template call. Mutating ones are UNSAFE (a SecurityError when called). Jinja2 3.1.2 — the
-// version HF's reference renders used — does not count list.pop/list.clear as mutating
-// (3.1.5 does), so for jinja2-3.1.2 they work and change the list.
-import type { MethodTable } from "../../dialects/dialect";
-import { PyDict } from "../dict";
+// template call. Mutating ones are UNSAFE (a SecurityError when called). Jinja2 before 3.1.5 did
+// not count list.pop/list.clear as mutating: listPop and listClear are those methods for the
+// jinja2-3.1.2 dialect (and for the security probe's unsandboxed renders).
+import type { Method, MethodTable } from "../dialect";
+import { DictView, PyDict } from "../dict";
 import { Fault } from "../errors";
 import { UNSAFE } from "../python/access";
 import { eq } from "../python/compare";
 import { isInt, toBig } from "../python/numbers";
 import { reprValue } from "../python/repr";
-import { DictView, Tuple, type Value } from "../values";
+import { Tuple, type Value } from "../values";
 import { positional } from "./args";
 
 function items(self: Value): readonly Value[] {
@@ -38,13 +38,29 @@ function count(kind: "list" | "tuple") {
   };
 }
 
+/** list.clear() as Jinja2 before 3.1.5 let the immutable sandbox call it. */
+export const listClear: Method = (_rt, self, a) => {
+  positional("list.clear", a, 0);
+  (self as Value[]).length = 0;
+  return null;
+};
+
+/** list.pop([i]) as Jinja2 before 3.1.5 let the immutable sandbox call it. */
+export const listPop: Method = (_rt, self, a) => {
+  const [i] = positional("list.pop", a, 1);
+  const list = self as Value[];
+  if (list.length === 0) throw new Fault("runtime/index", "IndexError", "pop from empty list");
+  if (i !== undefined && !isInt(i))
+    throw Fault.type(`'${typeof i === "number" ? "float" : "str"}' object cannot be interpreted as an integer`);
+  let k = i === undefined ? list.length - 1 : Number(toBig(i));
+  if (k < 0) k += list.length;
+  if (k < 0 || k >= list.length) throw new Fault("runtime/index", "IndexError", "pop index out of range");
+  return list.splice(k, 1)[0];
+};
+
 export const listMethods: MethodTable = {
   append: UNSAFE,
-  clear: (_rt, self, a) => {
-    positional("list.clear", a, 0);
-    (self as Value[]).length = 0;
-    return null;
-  },
+  clear: UNSAFE,
   copy: (_rt, self, a) => {
     positional("list.copy", a, 0);
     return [...(self as Value[])];
@@ -53,16 +69,7 @@ export const listMethods: MethodTable = {
   extend: UNSAFE,
   index: index("list"),
   insert: UNSAFE,
-  pop: (_rt, self, a) => {
-    const [i] = positional("list.pop", a, 1);
-    const list = self as Value[];
-    if (list.length === 0) throw new Fault("runtime/index", "IndexError", "pop from empty list");
-    if (i !== undefined && !isInt(i)) throw Fault.type(`'${typeof i === "number" ? "float" : "str"}' object cannot be interpreted as an integer`);
-    let k = i === undefined ? list.length - 1 : Number(toBig(i));
-    if (k < 0) k += list.length;
-    if (k < 0 || k >= list.length) throw new Fault("runtime/index", "IndexError", "pop index out of range");
-    return list.splice(k, 1)[0];
-  },
+  pop: UNSAFE,
   remove: UNSAFE,
   reverse: UNSAFE,
   sort: UNSAFE,

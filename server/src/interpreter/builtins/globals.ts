@@ -5,7 +5,7 @@ import { PyDict } from "../dict";
 import { Fault } from "../errors";
 import { isInt, toBig } from "../python/numbers";
 import { strftime } from "../python/strftime";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../dialect";
 import { Undefined } from "../undefined";
 import { Namespace, PyObject, PyRange, Tuple, typeName, type CallArgs, type Value } from "../values";
 import { bind } from "./args";
@@ -42,7 +42,8 @@ function dictOf(rt: Runtime, a: CallArgs, fname: string): PyDict {
     let i = 0;
     for (const item of rt.iterate(src)) {
       const pair = Array.isArray(item) ? item : item instanceof Tuple ? item.items : null;
-      if (!pair || pair.length !== 2) throw Fault.value(`dictionary update sequence element #${i} has length ${pair?.length ?? 1}; 2 is required`);
+      if (!pair || pair.length !== 2)
+        throw Fault.value(`dictionary update sequence element #${i} has length ${pair?.length ?? 1}; 2 is required`);
       d.set(pair[0], pair[1]);
       i++;
     }

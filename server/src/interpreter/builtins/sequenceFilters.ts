@@ -2,16 +2,15 @@
 // generators in Jinja2 (map, select, reject, selectattr, rejectattr, items, unique, batch, slice,
 // reverse on lists) return one-shot iterators here too, so `| length` or `| tojson` on them fail
 // as they do in Python.
-import type { FilterFn } from "../../dialects/dialect";
-import { PyDict } from "../dict";
+import type { FilterFn, Runtime } from "../dialect";
+import { DictView, PyDict } from "../dict";
 import { Fault } from "../errors";
 import { eq, order, truthy } from "../python/compare";
 import { len } from "../python/iterate";
 import { arith } from "../python/ops";
 import { codePoints } from "../python/text";
-import type { Runtime } from "../runtime";
 import { Undefined } from "../undefined";
-import { DictView, Markup, PyIterator, PyRange, Tuple, typeName, type CallArgs, type Value } from "../values";
+import { Markup, PyIterator, PyRange, Tuple, typeName, type CallArgs, type Value } from "../values";
 import { attrGetter, ignoreCase, multiAttrGetter, type Getter } from "./attrGetter";
 import { bind, opt } from "./args";
 
@@ -44,42 +43,50 @@ function caseKey(caseSensitive: Value): ((v: Value) => Value) | null {
 
 /** select/reject/selectattr/rejectattr (Jinja2's prepare_select_or_reject). */
 function selectOrReject(rt: Runtime, value: Value, a: CallArgs, keep: boolean, byAttr: boolean): Value {
-  return lazy(rt, function* () {
-    if (!truthy(value)) return;
-    let off = 0;
-    let trans: Getter = (x) => x;
-    if (byAttr) {
-      if (a.args.length === 0) throw new Fault("runtime/error", "FilterArgumentError", "Missing parameter for attribute name");
-      trans = attrGetter(rt, a.args[0]);
-      off = 1;
-    }
-    const name = a.args[off];
-    const rest = { args: a.args.slice(off + 1), kwargs: a.kwargs };
-    const test = name === undefined ? truthy : (x: Value) => rt.test(rt.str(name), x, rest);
-    for (const item of rt.iterate(value)) if (test(trans(item)) === keep) yield item;
-  }, "select_or_reject");
+  return lazy(
+    rt,
+    function* () {
+      if (!truthy(value)) return;
+      let off = 0;
+      let trans: Getter = (x) => x;
+      if (byAttr) {
+        if (a.args.length === 0) throw new Fault("runtime/error", "FilterArgumentError", "Missing parameter for attribute name");
+        trans = attrGetter(rt, a.args[0]);
+        off = 1;
+      }
+      const name = a.args[off];
+      const rest = { args: a.args.slice(off + 1), kwargs: a.kwargs };
+      const test = name === undefined ? truthy : (x: Value) => rt.test(rt.str(name), x, rest);
+      for (const item of rt.iterate(value)) if (test(trans(item)) === keep) yield item;
+    },
+    "select_or_reject",
+  );
 }
 
 function mapFilter(rt: Runtime, value: Value, a: CallArgs): Value {
-  return lazy(rt, function* () {
-    if (!truthy(value)) return;
-    let fn: Getter;
-    if (a.args.length === 0 && a.kwargs?.has("attribute")) {
-      const kw = new Map(a.kwargs);
-      const attribute = kw.get("attribute")!;
-      const dflt = kw.get("default") ?? null;
-      kw.delete("attribute");
-      kw.delete("default");
-      if (kw.size) throw new Fault("runtime/error", "FilterArgumentError", `Unexpected keyword argument '${kw.keys().next().value}'`);
-      fn = attrGetter(rt, attribute, null, dflt);
-    } else {
-      if (a.args.length === 0) throw new Fault("runtime/error", "FilterArgumentError", "map requires a filter argument");
-      const name = rt.str(a.args[0]);
-      const rest = { args: a.args.slice(1), kwargs: a.kwargs };
-      fn = (x) => rt.filter(name, x, rest);
-    }
-    for (const item of rt.iterate(value)) yield fn(item);
-  }, "sync_do_map");
+  return lazy(
+    rt,
+    function* () {
+      if (!truthy(value)) return;
+      let fn: Getter;
+      if (a.args.length === 0 && a.kwargs?.has("attribute")) {
+        const kw = new Map(a.kwargs);
+        const attribute = kw.get("attribute")!;
+        const dflt = kw.get("default") ?? null;
+        kw.delete("attribute");
+        kw.delete("default");
+        if (kw.size) throw new Fault("runtime/error", "FilterArgumentError", `Unexpected keyword argument '${kw.keys().next().value}'`);
+        fn = attrGetter(rt, attribute, null, dflt);
+      } else {
+        if (a.args.length === 0) throw new Fault("runtime/error", "FilterArgumentError", "map requires a filter argument");
+        const name = rt.str(a.args[0]);
+        const rest = { args: a.args.slice(1), kwargs: a.kwargs };
+        fn = (x) => rt.filter(name, x, rest);
+      }
+      for (const item of rt.iterate(value)) yield fn(item);
+    },
+    "sync_do_map",
+  );
 }
 
 function minMax(rt: Runtime, value: Value, a: CallArgs, fname: string, sign: 1 | -1): Value {
@@ -107,27 +114,34 @@ export const sequenceFilters: Record<string, FilterFn> = {
   batch: (rt, value, a) => {
     const [count, fill] = bind("do_batch", ["linecount", "fill_with"], a, 1);
     const n = Number(count);
-    return lazy(rt, function* () {
-      let tmp: Value[] = [];
-      for (const item of rt.iterate(value)) {
-        if (tmp.length === n) {
-          yield tmp;
-          tmp = [];
+    // The last batch is padded to `linecount` items: refused before it is built.
+    if (fill !== undefined && fill !== null) rt.checkSize(n);
+    return lazy(
+      rt,
+      function* () {
+        let tmp: Value[] = [];
+        for (const item of rt.iterate(value)) {
+          if (tmp.length === n) {
+            yield tmp;
+            tmp = [];
+          }
+          tmp.push(item);
         }
-        tmp.push(item);
-      }
-      if (tmp.length) {
-        if (fill !== undefined && fill !== null && tmp.length < n) while (tmp.length < n) tmp.push(fill);
-        yield tmp;
-      }
-    }, "do_batch");
+        if (tmp.length) {
+          if (fill !== undefined && fill !== null && tmp.length < n) while (tmp.length < n) tmp.push(fill);
+          yield tmp;
+        }
+      },
+      "do_batch",
+    );
   },
   dictsort: (rt, value, a) => {
     const [cs, by, reverse] = bind("do_dictsort", ["case_sensitive", "by", "reverse"], a);
     const pos = opt(by, "key") === "key" ? 0 : opt(by, "key") === "value" ? 1 : -1;
     if (pos < 0) throw new Fault("runtime/error", "FilterArgumentError", 'You can only sort by either "key" or "value"');
     if (value instanceof Undefined) throw value.fault();
-    if (!(value instanceof PyDict)) throw new Fault("runtime/type", "AttributeError", `'${typeName(value)}' object has no attribute 'items'`);
+    if (!(value instanceof PyDict))
+      throw new Fault("runtime/type", "AttributeError", `'${typeName(value)}' object has no attribute 'items'`);
     const pairs: Value[] = [...value.entries()].map(([k, v]) => new Tuple([k, v]));
     const post = caseKey(opt(cs, false));
     return sorted(rt, pairs, (p) => (post ? post((p as Tuple).items[pos]) : (p as Tuple).items[pos]), truthy(opt(reverse, false)));
@@ -163,11 +177,15 @@ export const sequenceFilters: Record<string, FilterFn> = {
   },
   // A generator in Jinja2: even its type check waits until something iterates it.
   items: (rt, value) =>
-    lazy(rt, function* () {
-      if (value instanceof Undefined) return;
-      if (!(value instanceof PyDict)) throw Fault.type("Can only get item pairs from a mapping.");
-      for (const [k, v] of value.entries()) yield new Tuple([k, v]);
-    }, "do_items"),
+    lazy(
+      rt,
+      function* () {
+        if (value instanceof Undefined) return;
+        if (!(value instanceof PyDict)) throw Fault.type("Can only get item pairs from a mapping.");
+        for (const [k, v] of value.entries()) yield new Tuple([k, v]);
+      },
+      "do_items",
+    ),
   join: (rt, value, a) => {
     const [d, attribute] = bind("sync_do_join", ["d", "attribute"], a);
     const get = attribute !== undefined && attribute !== null ? attrGetter(rt, attribute) : null;
@@ -179,7 +197,15 @@ export const sequenceFilters: Record<string, FilterFn> = {
     return s;
   },
   last: (rt, value) => {
-    const reversible = typeof value === "string" || Array.isArray(value) || value instanceof PyDict || value instanceof Tuple || value instanceof Markup || value instanceof Undefined || value instanceof PyRange || value instanceof DictView;
+    const reversible =
+      typeof value === "string" ||
+      Array.isArray(value) ||
+      value instanceof PyDict ||
+      value instanceof Tuple ||
+      value instanceof Markup ||
+      value instanceof Undefined ||
+      value instanceof PyRange ||
+      value instanceof DictView;
     if (!reversible) throw Fault.type(`'${typeName(value)}' object is not reversible`);
     const items = [...rt.iterate(value)];
     return items.length ? items[items.length - 1] : Undefined.hint("No last item, sequence was empty.");
@@ -210,19 +236,25 @@ export const sequenceFilters: Record<string, FilterFn> = {
   slice: (rt, value, a) => {
     const [slicesV, fill] = bind("sync_do_slice", ["slices", "fill_with"], a, 1);
     const slices = Number(slicesV);
+    // The result holds `slices` lists, however short the input.
+    rt.checkSize(slices);
     const seq = [...rt.iterate(value)];
-    return lazy(rt, function* () {
-      const per = Math.floor(seq.length / slices);
-      const extra = seq.length % slices;
-      let offset = 0;
-      for (let i = 0; i < slices; i++) {
-        const start = offset + i * per;
-        if (i < extra) offset++;
-        const tmp = seq.slice(start, offset + (i + 1) * per);
-        if (fill !== undefined && fill !== null && i >= extra) tmp.push(fill);
-        yield tmp;
-      }
-    }, "sync_do_slice");
+    return lazy(
+      rt,
+      function* () {
+        const per = Math.floor(seq.length / slices);
+        const extra = seq.length % slices;
+        let offset = 0;
+        for (let i = 0; i < slices; i++) {
+          const start = offset + i * per;
+          if (i < extra) offset++;
+          const tmp = seq.slice(start, offset + (i + 1) * per);
+          if (fill !== undefined && fill !== null && i >= extra) tmp.push(fill);
+          yield tmp;
+        }
+      },
+      "sync_do_slice",
+    );
   },
   sort: (rt, value, a) => {
     const [reverse, cs, attribute] = bind("do_sort", ["reverse", "case_sensitive", "attribute"], a);
@@ -243,16 +275,20 @@ export const sequenceFilters: Record<string, FilterFn> = {
   unique: (rt, value, a) => {
     const [cs, attribute] = bind("sync_do_unique", ["case_sensitive", "attribute"], a);
     const key = attrGetter(rt, opt(attribute, null), caseKey(opt(cs, false)));
-    return lazy(rt, function* () {
-      const seen = new PyDict();
-      for (const item of rt.iterate(value)) {
-        const k = key(item);
-        if (!seen.has(k)) {
-          seen.set(k, true);
-          yield item;
+    return lazy(
+      rt,
+      function* () {
+        const seen = new PyDict();
+        for (const item of rt.iterate(value)) {
+          const k = key(item);
+          if (!seen.has(k)) {
+            seen.set(k, true);
+            yield item;
+          }
         }
-      }
-    }, "sync_do_unique");
+      },
+      "sync_do_unique",
+    );
   },
 };
 sequenceFilters.count = sequenceFilters.length;

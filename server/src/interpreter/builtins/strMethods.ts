@@ -1,14 +1,13 @@
 // Python's str methods as templates call them (`s.strip()`, `s.split(',', 1)`), by code point and
 // with Python's notion of whitespace, case and line breaks. On a Markup they return Markup, as
 // markupsafe's wrappers do.
-import type { Method, MethodTable } from "../../dialects/dialect";
+import type { Method, MethodTable, Runtime } from "../dialect";
 import { PyDict } from "../dict";
 import { Fault } from "../errors";
 import { escapeHtml } from "../python/markup";
 import { isInt, toBig } from "../python/numbers";
 import { strFormat } from "../python/strFormat";
 import { codePoints, hasAstral, isPySpace, pyLen } from "../python/text";
-import type { Runtime } from "../runtime";
 import { Undefined } from "../undefined";
 import { Markup, Tuple, typeName, type CallArgs, type Value } from "../values";
 import { positional } from "./args";
@@ -155,7 +154,7 @@ export function pyTitle(s: string): string {
 
 /** Title case of one character (differs from upper case only for digraphs such as ǆ → ǅ). */
 function titleCase(ch: string): string {
-  const special: Record<string, string> = { "ǆ": "ǅ", "Ǆ": "ǅ", "ǉ": "ǈ", "Ǉ": "ǈ", "ǌ": "ǋ", "Ǌ": "ǋ", "ǳ": "ǲ", "Ǳ": "ǲ" };
+  const special: Record<string, string> = { ǆ: "ǅ", Ǆ: "ǅ", ǉ: "ǈ", Ǉ: "ǈ", ǌ: "ǋ", Ǌ: "ǋ", ǳ: "ǲ", Ǳ: "ǲ" };
   return special[ch] ?? (ch === "ß" ? "Ss" : ch.toUpperCase());
 }
 
@@ -194,7 +193,8 @@ function istitle(s: string): boolean {
   return cased;
 }
 
-const DIGIT = /[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490\u24ea\u24f5-\u24fd\u24ff\u2776-\u277e\u2780-\u2788\u278a-\u2792]/u;
+const DIGIT =
+  /[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490\u24ea\u24f5-\u24fd\u24ff\u2776-\u277e\u2780-\u2788\u278a-\u2792]/u;
 
 function justify(s: string, width: number, fill: string, where: "left" | "right" | "center"): string {
   const n = width - pyLen(s);
@@ -271,16 +271,29 @@ function join(rt: Runtime, sep: string, it: Value): string {
   return s;
 }
 
-const VARARGS = new Set(["count", "endswith", "find", "index", "rfind", "rindex", "startswith", "split", "rsplit", "expandtabs", "splitlines"]);
+const VARARGS = new Set([
+  "count",
+  "endswith",
+  "find",
+  "index",
+  "rfind",
+  "rindex",
+  "startswith",
+  "split",
+  "rsplit",
+  "expandtabs",
+  "splitlines",
+]);
 
-type Impl = (s: string, a: Value[], rt: Runtime, kw: CallArgs) => Value;
+/** `markup`: the string is a Markup, whose format/format_map escape what they insert. */
+type Impl = (s: string, a: Value[], rt: Runtime, kw: CallArgs, markup: boolean) => Value;
 
 /** Positional-only methods with an arity; keyword arguments are refused as CPython does. */
 function m(name: string, max: number, min: number, impl: Impl): Method {
   return (rt, self, call) => {
     const s = str(self, "");
     const args = name === "format" ? call.args : positional(`str.${name}`, call, max, min, VARARGS.has(name));
-    const r = impl(s, args, rt, call);
+    const r = impl(s, args, rt, call, self instanceof Markup);
     if (!(self instanceof Markup)) return r;
     if (typeof r === "string") return new Markup(r);
     if (Array.isArray(r)) return r.map((x) => (typeof x === "string" ? new Markup(x) : x));
@@ -317,10 +330,10 @@ export const strMethods: MethodTable = {
   endswith: m("endswith", 3, 1, (s, a) => affixTest(s, a, "endswith", true)),
   expandtabs: m("expandtabs", 1, 0, (s, a) => expandtabs(s, int(a[0], 8))),
   find: m("find", 3, 1, (s, a) => BigInt(find(s, str(a[0], ""), a[1], a[2], false))),
-  format: m("format", Infinity, 0, (s, a, rt, call) => strFormat(s, a, call.kwargs ?? new Map(), rt)),
-  format_map: m("format_map", 1, 1, (s, a, rt) => {
+  format: m("format", Infinity, 0, (s, a, rt, call, markup) => strFormat(s, a, call.kwargs ?? new Map(), rt, markup)),
+  format_map: m("format_map", 1, 1, (s, a, rt, _call, markup) => {
     if (!(a[0] instanceof PyDict)) throw Fault.type(`'${typeName(a[0])}' object is not subscriptable`);
-    return strFormat(s, [], a[0], rt);
+    return strFormat(s, [], a[0], rt, markup);
   }),
   index: m("index", 3, 1, (s, a) => {
     const i = find(s, str(a[0], ""), a[1], a[2], false);
@@ -335,13 +348,25 @@ export const strMethods: MethodTable = {
   isidentifier: m("isidentifier", 0, 0, (s) => /^[\p{XID_Start}_][\p{XID_Continue}]*$/u.test(s)),
   islower: m("islower", 0, 0, (s) => caseCheck(s, "lower")),
   isnumeric: m("isnumeric", 0, 0, (s) => every(s, (ch) => /\p{N}/u.test(ch))),
-  isprintable: m("isprintable", 0, 0, (s) => !/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u.test(s)),
+  isprintable: m(
+    "isprintable",
+    0,
+    0,
+    (s) => !/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u.test(s),
+  ),
   isspace: m("isspace", 0, 0, (s) => every(s, isPySpace)),
   istitle: m("istitle", 0, 0, (s) => istitle(s)),
   isupper: m("isupper", 0, 0, (s) => caseCheck(s, "upper")),
   join: (rt, self, a) => {
     const [it] = positional("str.join", a, 1, 1);
-    if (self instanceof Markup) return new Markup(join(rt, self.s, [...rt.iterate(it)].map((x) => (typeof x === "string" ? escapeHtml(x) : x))));
+    if (self instanceof Markup)
+      return new Markup(
+        join(
+          rt,
+          self.s,
+          [...rt.iterate(it)].map((x) => (typeof x === "string" ? escapeHtml(x) : x)),
+        ),
+      );
     return join(rt, str(self, "descriptor"), it);
   },
   ljust: m("ljust", 2, 1, (s, a) => justify(s, int(a[0], 0), fillChar(a[1]), "left")),
@@ -384,10 +409,17 @@ export const strMethods: MethodTable = {
   rsplit: (rt, self, call) => strMethodsSplit(rt, self, call, true),
   rstrip: m("rstrip", 1, 0, (s, a) => strip(s, optStr(a[0], "rstrip arg must be None or str"), false, true)),
   split: (rt, self, call) => strMethodsSplit(rt, self, call, false),
-  splitlines: (rt, self, call) => m("splitlines", 1, 0, (s, a) => splitlines(s, a[0] !== undefined && a[0] !== null && a[0] !== false && a[0] !== 0n))(rt, self, kw(call, ["keepends"])),
+  splitlines: (rt, self, call) =>
+    m("splitlines", 1, 0, (s, a) => splitlines(s, a[0] !== undefined && a[0] !== null && a[0] !== false && a[0] !== 0n))(
+      rt,
+      self,
+      kw(call, ["keepends"]),
+    ),
   startswith: m("startswith", 3, 1, (s, a) => affixTest(s, a, "startswith", false)),
   strip: m("strip", 1, 0, (s, a) => strip(s, optStr(a[0], "strip arg must be None or str"), true, true)),
-  swapcase: m("swapcase", 0, 0, (s) => Array.from(s, (ch) => (isUpperCh(ch) ? ch.toLowerCase() : isLowerCh(ch) ? ch.toUpperCase() : ch)).join("")),
+  swapcase: m("swapcase", 0, 0, (s) =>
+    Array.from(s, (ch) => (isUpperCh(ch) ? ch.toLowerCase() : isLowerCh(ch) ? ch.toUpperCase() : ch)).join(""),
+  ),
   title: m("title", 0, 0, (s) => pyTitle(s)),
   upper: m("upper", 0, 0, (s) => s.toUpperCase()),
   zfill: m("zfill", 1, 1, (s, a) => {

@@ -1,6 +1,6 @@
 // Jinja2's string filters (jinja2/filters.py, 3.1) with autoescape off, as chat templates run.
 // "soft_str" in Jinja2 is str() of the value, so None becomes 'None' before lower/trim/….
-import type { FilterFn } from "../../dialects/dialect";
+import { type FilterFn, NO_ARGS, type Runtime } from "../dialect";
 import { PyDict } from "../dict";
 import { Fault } from "../errors";
 import { slice } from "../python/access";
@@ -10,10 +10,12 @@ import { arith } from "../python/ops";
 import { escapeHtml, escapeValue } from "../python/markup";
 import { isInt, toBig } from "../python/numbers";
 import { percentFormat } from "../python/percentFormat";
+import { reprValue } from "../python/repr";
 import { codePoints, isPySpace, pyLen } from "../python/text";
+import { wrap } from "../python/textwrap";
+import { doUrlize } from "./urlize";
 import { Undefined } from "../undefined";
 import { Markup, Tuple, typeName, type Value } from "../values";
-import { NO_ARGS, type Runtime } from "../runtime";
 import { bind, opt } from "./args";
 import { tests } from "./tests";
 import { pyCapitalize, splitlines, strMethods } from "./strMethods";
@@ -49,14 +51,24 @@ function indentInput(v: Value): string {
   throw Fault.type(`unsupported operand type(s) for +=: '${typeName(v)}' and 'str'`);
 }
 
+/** A str argument that Python calls `method` on: Undefined raises, other types have no such attribute. */
+function strArg(v: Value, method: string): string {
+  if (typeof v === "string") return v;
+  if (v instanceof Markup) return v.s;
+  if (v instanceof Undefined) throw v.fault();
+  throw new Fault("runtime/type", "AttributeError", `'${typeName(v)}' object has no attribute '${method}'`);
+}
+
 const WORD_BEGINNING = /([-\s({[<]+)/u;
 
 /** Python's urllib.parse.quote: everything but unreserved characters (and `safe`) percent-encoded. */
 function urlQuote(rt: Runtime, v: Value, forQs: boolean): string {
   const s = typeof v === "string" ? v : v instanceof Markup ? v.s : rt.str(v);
   const safe = forQs ? "" : "/";
+  const bytes = new TextEncoder().encode(s);
+  rt.tick(bytes.length);
   let out = "";
-  for (const byte of new TextEncoder().encode(s)) {
+  for (const byte of bytes) {
     const ch = String.fromCharCode(byte);
     out += /[A-Za-z0-9_.\-~]/.test(ch) || safe.includes(ch) ? ch : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
   }
@@ -80,6 +92,34 @@ function striptags(s: string): string {
   });
 }
 
+/** filters._attr_key_re.search(key): characters that move an HTML parser from the name to the value. */
+function checkAttrName(k: Value): void {
+  const name = typeof k === "string" ? k : k instanceof Markup ? k.s : null;
+  if (name === null) throw Fault.type(`expected string or bytes-like object, got '${typeName(k)}'`);
+  if (/[ \t\n\r\f\v/>=]/.test(name)) throw Fault.value(`Invalid character in attribute name: ${reprValue(k)}`);
+}
+
+/**
+ * do_xmlattr. Since 3.1.3/3.1.4 a key with whitespace, `/`, `>` or `=` (characters that would end an
+ * attribute name) is a ValueError (`checkKeys`); 3.1.2 wrote it as is.
+ */
+export function doXmlattr(checkKeys: boolean): FilterFn {
+  return (rt, v, a) => {
+    const [autospace] = bind("do_xmlattr", ["autospace"], a);
+    // d.items() on an Undefined raises its UndefinedError.
+    if (v instanceof Undefined) throw v.fault();
+    if (!(v instanceof PyDict)) throw new Fault("runtime/type", "AttributeError", `'${typeName(v)}' object has no attribute 'items'`);
+    const items: string[] = [];
+    for (const [k, x] of v.entries()) {
+      if (x === null || x instanceof Undefined) continue;
+      if (checkKeys) checkAttrName(k);
+      items.push(`${escapeValue(k, rt.str).s}="${escapeValue(x, rt.str).s}"`);
+    }
+    const rv = items.join(" ");
+    return truthy(opt(autospace, true)) && rv ? " " + rv : rv;
+  };
+}
+
 export const stringFilters: Record<string, FilterFn> = {
   capitalize: (rt, v) => wrapLike(v, pyCapitalize(soft(rt, v))),
   center: (rt, v, a) => {
@@ -89,7 +129,8 @@ export const stringFilters: Record<string, FilterFn> = {
   escape: (rt, v) => escapeValue(v, rt.str),
   forceescape: (rt, v) => new Markup(escapeHtml(v instanceof Markup ? v.s : rt.str(v))),
   format: (rt, v, a) => {
-    if (a.args.length && a.kwargs?.size) throw new Fault("runtime/error", "FilterArgumentError", "can't handle positional and keyword arguments at the same time");
+    if (a.args.length && a.kwargs?.size)
+      throw new Fault("runtime/error", "FilterArgumentError", "can't handle positional and keyword arguments at the same time");
     return percentFormat(soft(rt, v), a.kwargs?.size ? PyDict.from(a.kwargs) : new Tuple(a.args), rt);
   },
   indent: (rt, v, a) => {
@@ -163,17 +204,30 @@ export const stringFilters: Record<string, FilterFn> = {
       })
       .join("&");
   },
+  urlize: doUrlize,
   wordcount: (rt, v) => BigInt(soft(rt, v).match(/[\p{L}\p{N}_]+/gu)?.length ?? 0),
-  xmlattr: (rt, v, a) => {
-    const [autospace] = bind("do_xmlattr", ["autospace"], a);
-    if (!(v instanceof PyDict)) throw new Fault("runtime/type", "AttributeError", `'${typeName(v)}' object has no attribute 'items'`);
-    const items: string[] = [];
-    for (const [k, x] of v.entries()) {
-      if (x === null || x instanceof Undefined) continue;
-      items.push(`${escapeValue(k, rt.str).s}="${escapeValue(x, rt.str).s}"`);
-    }
-    const rv = items.join(" ");
-    return truthy(opt(autospace, true)) && rv ? " " + rv : rv;
+  wordwrap: (rt, v, a) => {
+    const [width, breakLong, wrapstring, breakHyphens] = bind(
+      "do_wordwrap",
+      ["width", "break_long_words", "wrapstring", "break_on_hyphens"],
+      a,
+    );
+    const text = strArg(v, "splitlines");
+    const sep = opt(wrapstring, null) === null ? "\n" : strArg(wrapstring!, "join");
+    const w = opt(width, 79n);
+    if (!isInt(w)) throw Fault.type(`'<=' not supported between instances of '${typeName(w)}' and 'int'`);
+    rt.tick(text.length);
+    const options = {
+      width: Number(toBig(w)),
+      breakLongWords: truthy(opt(breakLong, true)),
+      breakOnHyphens: truthy(opt(breakHyphens, true)),
+    };
+    const out = splitlines(text, false)
+      .map((line) => wrap(line, options).join(sep))
+      .join(sep);
+    rt.checkSize(out.length);
+    return out;
   },
+  xmlattr: doXmlattr(true),
 };
 stringFilters.e = stringFilters.escape;

@@ -1,11 +1,10 @@
 // Jinja2's tests (jinja2/tests.py, 3.1): `x is defined`, `x is string`, `n is divisibleby 3` ….
-import { own, type TestFn } from "../../dialects/dialect";
-import { PyDict } from "../dict";
+import { own, type Runtime, type TestFn } from "../dialect";
+import { DictView, PyDict } from "../dict";
 import { compare, eq } from "../python/compare";
 import { arith } from "../python/ops";
-import type { Runtime } from "../runtime";
 import { Undefined } from "../undefined";
-import { Callable, DictView, Markup, PyIterator, PyRange, Tuple, type CallArgs, type Value } from "../values";
+import { Callable, Markup, PyIterator, PyRange, Tuple, type CallArgs, type Value } from "../values";
 import { bind } from "./args";
 import { strMethods } from "./strMethods";
 
@@ -40,7 +39,15 @@ export const tests: Record<string, TestFn> = {
   in: (_rt, v, a) => compare("in", v, one("test_in", a)),
   integer: (_rt, v) => typeof v === "bigint",
   iterable: (_rt, v) =>
-    typeof v === "string" || Array.isArray(v) || v instanceof PyDict || v instanceof Tuple || v instanceof Undefined || v instanceof Markup || v instanceof PyRange || v instanceof DictView || v instanceof PyIterator,
+    typeof v === "string" ||
+    Array.isArray(v) ||
+    v instanceof PyDict ||
+    v instanceof Tuple ||
+    v instanceof Undefined ||
+    v instanceof Markup ||
+    v instanceof PyRange ||
+    v instanceof DictView ||
+    v instanceof PyIterator,
   lower: strTest("islower"),
   mapping: (_rt, v) => v instanceof PyDict,
   none: (_rt, v) => v === null,
@@ -51,7 +58,13 @@ export const tests: Record<string, TestFn> = {
     return typeof v === "object" && v !== null ? v === other : typeof v === typeof other && eq(v, other);
   },
   sequence: (_rt, v) =>
-    typeof v === "string" || Array.isArray(v) || v instanceof PyDict || v instanceof Tuple || v instanceof Undefined || v instanceof Markup || v instanceof PyRange,
+    typeof v === "string" ||
+    Array.isArray(v) ||
+    v instanceof PyDict ||
+    v instanceof Tuple ||
+    v instanceof Undefined ||
+    v instanceof Markup ||
+    v instanceof PyRange,
   string: (_rt, v) => typeof v === "string" || v instanceof Markup,
   test: (rt, v) => typeof v === "string" && own(rt.dialect.tests, v) !== undefined,
   true: (_rt, v) => v === true,

@@ -1,14 +1,14 @@
-// Jinja2's filters on single values (numbers, defaults, conversion, JSON), plus HF transformers'
-// `tojson`. Filters whose output is random or needs Python's textwrap/urlize are refused with
-// runtime/not-reproduced rather than guessed.
-import type { FilterFn } from "../../dialects/dialect";
-import { PyDict } from "../dict";
+// Jinja2's filters on single values (numbers, defaults, conversion, JSON, pprint), plus HF
+// transformers' `tojson`. Filters whose output is random are refused with runtime/not-reproduced
+// rather than guessed.
+import type { FilterFn } from "../dialect";
 import { Fault } from "../errors";
 import { pyAttribute } from "../python/access";
 import { truthy } from "../python/compare";
 import { jsonDumps } from "../python/jsonDumps";
 import { intTrueDiv, isInt, isNumber, toBig, toFloat } from "../python/numbers";
 import { reprValue } from "../python/repr";
+import { pformat } from "../python/pformat";
 import { pyRound } from "../python/round";
 import { parsePyFloat, parsePyInt } from "../python/parseNumber";
 import { formatValue } from "../python/formatSpec";
@@ -20,14 +20,39 @@ function strOf(v: Value): string | null {
   return typeof v === "string" ? v : v instanceof Markup ? v.s : null;
 }
 
-/** Python's int(v) / int(v, base), or null where it raises TypeError/ValueError. */
+/** Python's int(v) / int(v, base), or null where it raises TypeError/ValueError (OverflowError is thrown). */
 function toInt(v: Value, base: number): bigint | null {
   if (v instanceof Undefined) throw v.fault();
   const s = strOf(v);
   if (s !== null) return parsePyInt(s, base);
   if (isInt(v)) return toBig(v);
-  if (typeof v === "number") return Number.isFinite(v) ? BigInt(Math.trunc(v)) : null;
+  if (typeof v === "number") {
+    if (v === Infinity || v === -Infinity) throw infinityToInt();
+    return Number.isNaN(v) ? null : BigInt(Math.trunc(v));
+  }
   return null;
+}
+
+/**
+ * do_int: int(v) (or int(v, base) for a string), else int(float(v)), else the default. Since 3.1.3
+ * the OverflowError of int(float('1e10000')) also gives the default; 3.1.2 let it through
+ * (`overflowRaises`). int() of an infinite float is an OverflowError in both.
+ */
+export function doInt(overflowRaises: boolean): FilterFn {
+  return (_rt, v, a) => {
+    const [dflt, baseV] = bind("do_int", ["default", "base"], a);
+    const base = Number(opt(baseV, 10n));
+    const direct = toInt(v, base);
+    if (direct !== null) return direct;
+    const f = toPyFloat(v);
+    if (f !== null && Number.isFinite(f)) return BigInt(Math.trunc(f));
+    if (overflowRaises && (f === Infinity || f === -Infinity)) throw infinityToInt();
+    return opt(dflt, 0n);
+  };
+}
+
+function infinityToInt(): Fault {
+  return new Fault("runtime/overflow", "OverflowError", "cannot convert float infinity to integer");
 }
 
 /** Python's float(v), or null where it raises. */
@@ -42,21 +67,6 @@ function notReproduced(name: string, why: string): FilterFn {
   return () => {
     throw Fault.notReproduced(`the '${name}' filter is not reproduced: ${why}`);
   };
-}
-
-/** pprint.pformat, for values whose repr fits its 80-column line (dict keys come out sorted). */
-function pformat(v: Value): string {
-  const sortedRepr = (x: Value): string => {
-    if (x instanceof PyDict) {
-      const entries = [...x.entries()].sort((a, b) => (reprValue(a[0]) < reprValue(b[0]) ? -1 : 1));
-      return "{" + entries.map(([k, y]) => `${reprValue(k)}: ${sortedRepr(y)}`).join(", ") + "}";
-    }
-    if (Array.isArray(x)) return "[" + x.map(sortedRepr).join(", ") + "]";
-    return reprValue(x);
-  };
-  const s = sortedRepr(v);
-  if (s.length > 80) throw Fault.notReproduced("pprint of a value longer than one 80-column line is not reproduced");
-  return s;
 }
 
 export const valueFilters: Record<string, FilterFn> = {
@@ -97,20 +107,14 @@ export const valueFilters: Record<string, FilterFn> = {
     const [dflt] = bind("do_float", ["default"], a);
     return toPyFloat(v) ?? opt(dflt, 0);
   },
-  int: (_rt, v, a) => {
-    const [dflt, baseV] = bind("do_int", ["default", "base"], a);
-    const base = Number(opt(baseV, 10n));
-    const direct = toInt(v, base);
-    if (direct !== null) return direct;
-    const f = toPyFloat(v);
-    return f !== null && Number.isFinite(f) ? BigInt(Math.trunc(f)) : opt(dflt, 0n);
-  },
+  int: doInt(false),
   pprint: (_rt, v) => pformat(v),
   random: notReproduced("random", "its output is random"),
   round: (rt, v, a) => {
     const [precV, methodV] = bind("do_round", ["precision", "method"], a);
     const method = opt(methodV, "common");
-    if (method !== "common" && method !== "ceil" && method !== "floor") throw new Fault("runtime/error", "FilterArgumentError", "method must be common, ceil or floor");
+    if (method !== "common" && method !== "ceil" && method !== "floor")
+      throw new Fault("runtime/error", "FilterArgumentError", "method must be common, ceil or floor");
     const prec = opt(precV, 0n);
     if (!isInt(prec)) throw Fault.type(`'${typeName(prec)}' object cannot be interpreted as an integer`);
     const p = Number(toBig(prec));
@@ -122,7 +126,8 @@ export const valueFilters: Record<string, FilterFn> = {
     const scaled = rt.dialect.ops.arith("*", v, p >= 0 ? 10n ** BigInt(p) : 10 ** p, rt);
     if (!isNumber(scaled)) throw Fault.type(`must be real number, not ${typeName(scaled)}`);
     if (Number.isNaN(scaled)) throw Fault.value("cannot convert float NaN to integer");
-    if (scaled === Infinity || scaled === -Infinity) throw new Fault("runtime/overflow", "OverflowError", "cannot convert float infinity to integer");
+    if (scaled === Infinity || scaled === -Infinity)
+      throw new Fault("runtime/overflow", "OverflowError", "cannot convert float infinity to integer");
     // math.ceil/floor return an int (exact, no negative zero), then int / int true division.
     const whole = isInt(scaled) ? toBig(scaled) : BigInt((method === "ceil" ? Math.ceil : Math.floor)(scaled as number));
     return p >= 0 ? intTrueDiv(whole, 10n ** BigInt(p)) : Number(whole) / 10 ** p;
@@ -130,7 +135,9 @@ export const valueFilters: Record<string, FilterFn> = {
   tojson: (rt, v, a) => {
     const [ensureAscii, indent, separators, sortKeys] = bind("tojson", ["ensure_ascii", "indent", "separators", "sort_keys"], a);
     const ind = opt(indent, null);
+    if (isInt(ind)) rt.checkSize(Number(toBig(ind)));
     const indentStr = ind === null ? null : typeof ind === "string" ? ind : isInt(ind) ? " ".repeat(Math.max(0, Number(toBig(ind)))) : null;
+    rt.checkPrinted(v, indentStr?.length ?? 0);
     let itemSeparator = indentStr === null ? ", " : ",";
     let keySeparator = ": ";
     const seps = opt(separators, null);
@@ -139,9 +146,17 @@ export const valueFilters: Record<string, FilterFn> = {
       if (!pair || pair.length !== 2) throw Fault.value("too many values to unpack (expected 2)");
       [itemSeparator, keySeparator] = pair.map((x) => strOf(x) ?? rt.str(x));
     }
-    return jsonDumps(v, { ensureAscii: truthy(opt(ensureAscii, false)), indent: indentStr, itemSeparator, keySeparator, sortKeys: truthy(opt(sortKeys, false)) }, (n) => rt.checkSize(n));
+    return jsonDumps(
+      v,
+      {
+        ensureAscii: truthy(opt(ensureAscii, false)),
+        indent: indentStr,
+        itemSeparator,
+        keySeparator,
+        sortKeys: truthy(opt(sortKeys, false)),
+      },
+      (n) => rt.checkSize(n),
+    );
   },
-  urlize: notReproduced("urlize", "its URL heuristics are not modelled"),
-  wordwrap: notReproduced("wordwrap", "Python's textwrap is not modelled"),
 };
 valueFilters.d = valueFilters.default;

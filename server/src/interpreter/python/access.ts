@@ -3,11 +3,10 @@
 // and mutating methods are "unsafe" (an Undefined that raises SecurityError when used); a missing
 // name is an Undefined. Only the method tables of the dialect are reachable, so no JS property of
 // any value ever is.
-import type { Method, MethodTable, MethodTables } from "../../dialects/dialect";
+import type { Method, MethodTable, MethodTables, Runtime } from "../dialect";
 import { BoundMethod } from "../callables";
 import { PyDict } from "../dict";
 import { Fault } from "../errors";
-import type { Runtime } from "../runtime";
 import { Undefined } from "../undefined";
 import { Markup, PyObject, PyRange, Tuple, typeName, type Value } from "../values";
 import { isInt, toBig } from "./numbers";
@@ -137,14 +136,20 @@ export function getitem(obj: Value, key: Value, rt: Runtime): Value {
 export function slice(obj: Value, start: Value | undefined, stop: Value | undefined, step: Value | undefined): Value {
   if (obj instanceof Undefined) throw obj.fault();
   const items: readonly Value[] | null =
-    typeof obj === "string" ? codePoints(obj)
-    : obj instanceof Markup ? codePoints(obj.s)
-    : Array.isArray(obj) ? obj
-    : obj instanceof Tuple ? obj.items
-    : obj instanceof PyRange ? Array.from({ length: obj.length }, (_, i) => obj.at(i))
-    : null;
+    typeof obj === "string"
+      ? codePoints(obj)
+      : obj instanceof Markup
+        ? codePoints(obj.s)
+        : Array.isArray(obj)
+          ? obj
+          : obj instanceof Tuple
+            ? obj.items
+            : obj instanceof PyRange
+              ? Array.from({ length: obj.length }, (_, i) => obj.at(i))
+              : null;
   // Jinja2 slices with Python's own subscript, not its lenient getitem.
-  if (items === null) throw Fault.type(obj instanceof PyDict ? "unhashable type: 'slice'" : `'${typeName(obj)}' object is not subscriptable`);
+  if (items === null)
+    throw Fault.type(obj instanceof PyDict ? "unhashable type: 'slice'" : `'${typeName(obj)}' object is not subscriptable`);
   const idx = (v: Value | undefined): bigint | null => {
     if (v === undefined || v === null) return null;
     if (v instanceof Undefined) throw v.fault();

@@ -1,10 +1,10 @@
 // Python's truthiness, equality, ordering and `in`, with its errors
 // (`'<' not supported between instances of 'int' and 'str'`, `argument of type 'NoneType' is not iterable`).
-import type { CompareOp } from "../../dialects/dialect";
-import { PyDict } from "../dict";
+import type { CompareOp } from "../dialect";
+import { DictView, PyDict } from "../dict";
 import { Fault } from "../errors";
 import { Undefined } from "../undefined";
-import { DictView, Markup, PyIterator, PyRange, Tuple, typeName, type Value } from "../values";
+import { Markup, PyIterator, PyRange, Tuple, typeName, type Value } from "../values";
 import { isNumber, numCompare } from "./numbers";
 import { compareStr } from "./text";
 

@@ -6,7 +6,7 @@ import { Markup, typeName, type Value } from "../values";
 import { exponent, fixed, general, intDigits, noTypeFloat } from "./formatNumber";
 import { isInt, toBig } from "./numbers";
 import { strValue } from "./repr";
-import { codePoints, pyLen } from "./text";
+import { charCode, codePoints, pyLen } from "./text";
 
 const SPEC = /^(?:(.)?([<>=^]))?([-+ ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$/su;
 
@@ -36,7 +36,7 @@ export function formatValue(v: Value, spec: string): string {
     if (typeof v === "boolean" && !type && !sign && !widthS) return v ? "True" : "False";
     const n = toBig(v);
     const base = type === "b" ? 2 : type === "o" ? 8 : type === "x" || type === "X" ? 16 : 10;
-    if (type === "c") return String.fromCodePoint(Number(n));
+    if (type === "c") return String.fromCodePoint(charCode(n));
     let digits = intDigits(n, base);
     if (group) digits = groupDigits(digits, group, base === 10 ? 3 : 4);
     if (type === "X") digits = digits.toUpperCase();

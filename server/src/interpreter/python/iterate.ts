@@ -1,8 +1,8 @@
 // Python's iteration protocol and len() over template values.
-import { PyDict } from "../dict";
+import { DictView, PyDict } from "../dict";
 import { Fault } from "../errors";
 import { Undefined } from "../undefined";
-import { DictView, Markup, PyIterator, PyRange, Tuple, typeName, type Value } from "../values";
+import { Markup, PyIterator, PyRange, Tuple, typeName, type Value } from "../values";
 import { codePoints, pyLen } from "./text";
 
 const EMPTY: readonly Value[] = [];

@@ -41,17 +41,17 @@ export function intTrueDiv(a: bigint, b: bigint): number {
 /** Python's floor division and modulo on ints (BigInt truncates towards zero). */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 export function pyMod(a: bigint, b: bigint): bigint {
   const r = a % b;
-  return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
+  return r !== 0n && r < 0n !== b < 0n ? r + b : r;
 }
 
 export function floatMod(a: number, b: number): number {
   const r = a % b;
-  if (r !== 0 && (r < 0) !== (b < 0)) return r + b;
+  if (r !== 0 && r < 0 !== b < 0) return r + b;
   return r === 0 ? (b < 0 ? -0 : 0) : r;
 }
 

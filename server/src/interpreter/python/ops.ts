@@ -1,8 +1,7 @@
 // Python's arithmetic operators with its exact errors (`can only concatenate str (not "list") to
 // str`, `integer division or modulo by zero`), as Jinja2 evaluates them.
-import type { ArithOp } from "../../dialects/dialect";
+import type { ArithOp, Runtime } from "../dialect";
 import { Fault } from "../errors";
-import type { Runtime } from "../runtime";
 import { Undefined } from "../undefined";
 import { Markup, Tuple, typeName, type Value } from "../values";
 import { escapeHtml } from "./markup";
@@ -132,7 +131,8 @@ function repeat(a: Value, b: Value, rt: Runtime): Value {
   if (!isSeq(a) && isSeq(b)) [a, b] = [b, a];
   if (!isInt(b)) throw isSeq(a) ? Fault.type(`can't multiply sequence by non-int of type '${typeName(b)}'`) : unsupported("*", a, b);
   const count = toBig(b);
-  if (count > 0x7fffffffffffffffn || count < -0x8000000000000000n) throw new Fault("runtime/overflow", "OverflowError", "cannot fit 'int' into an index-sized integer");
+  if (count > 0x7fffffffffffffffn || count < -0x8000000000000000n)
+    throw new Fault("runtime/overflow", "OverflowError", "cannot fit 'int' into an index-sized integer");
   const n = Number(count < 0n ? 0n : count);
   if (typeof a === "string" || a instanceof Markup) {
     const s = typeof a === "string" ? a : a.s;

@@ -1,13 +1,13 @@
 // Python's printf-style `str % args` (and Jinja2's `format` filter, which is the same operator).
 import { PyDict } from "../dict";
 import { Fault } from "../errors";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../dialect";
 import { Undefined } from "../undefined";
 import { PyRange, Tuple, typeName, type Value } from "../values";
 import { exponent, fixed, general, intDigits } from "./formatNumber";
 import { isInt, isNumber, toBig, toFloat } from "./numbers";
 import { reprValue, strValue } from "./repr";
-import { codePoints, pyLen } from "./text";
+import { charCode, codePoints, pyLen } from "./text";
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.?)/gy;
 
@@ -105,7 +105,7 @@ function convert(conv: string, v: Value, flags: string, prec: number | null, at:
     }
     case "c":
       if (typeof v === "string" && codePoints(v).length === 1) return v;
-      if (isInt(v)) return String.fromCodePoint(Number(toBig(v)));
+      if (isInt(v)) return String.fromCodePoint(charCode(toBig(v)));
       throw Fault.type("%c requires int or char");
   }
   throw unsupportedChar(conv, at);

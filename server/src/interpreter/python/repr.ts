@@ -1,10 +1,9 @@
 // Python's str() and repr() of template values: what Jinja2 prints for `{{ x }}` and inside
-// containers (`[1, 'a']`, `{'a': None}`, `(1,)`, `1e+16`).
-import { PyDict } from "../dict";
+// containers (`[1, 'a']`, `{'a': None}`, `(1,)`, `1e+16`). Primitives are handled here; every other
+// value class prints itself through its `pyRepr`/`pyStr` hooks.
 import { floatRepr } from "./floatRepr";
 import { reprString } from "./text";
-import { Undefined } from "../undefined";
-import { DictView, Markup, Namespace, PyRange, Tuple, type Value } from "../values";
+import type { Value } from "../values";
 
 export function reprValue(v: Value): string {
   switch (typeof v) {
@@ -19,30 +18,13 @@ export function reprValue(v: Value): string {
   }
   if (v === null) return "None";
   if (Array.isArray(v)) return "[" + v.map(reprValue).join(", ") + "]";
-  if (v instanceof Tuple) {
-    const items = v.items.map(reprValue);
-    return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
-  }
-  if (v instanceof PyDict) return reprDict(v);
-  if (v instanceof Markup) return `Markup(${reprString(v.s)})`;
-  if (v instanceof Undefined) return "Undefined";
-  if (v instanceof Namespace) return `<Namespace ${reprDict(PyDict.from(v.attrs))}>`;
-  if (v instanceof PyRange) return v.step === 1n ? `range(${v.start}, ${v.stop})` : `range(${v.start}, ${v.stop}, ${v.step})`;
-  if (v instanceof DictView) return `${v.typeName}([${[...v].map(reprValue).join(", ")}])`;
   // Python prints a memory address here; 0x0 keeps renders reproducible.
   return v.pyRepr?.(reprValue) ?? `<${v.typeName} object at 0x0>`;
 }
 
-function reprDict(d: PyDict): string {
-  const parts: string[] = [];
-  for (const [k, x] of d.entries()) parts.push(`${reprValue(k)}: ${reprValue(x)}`);
-  return "{" + parts.join(", ") + "}";
-}
-
-/** Python's str(): like repr() except for strings themselves and Undefined (which prints ''). */
+/** Python's str(): like repr() except for strings themselves, Markup and Undefined (which prints ''). */
 export function strValue(v: Value): string {
   if (typeof v === "string") return v;
-  if (v instanceof Markup) return v.s;
-  if (v instanceof Undefined) return "";
+  if (v !== null && typeof v === "object" && !Array.isArray(v) && v.pyStr) return v.pyStr();
   return reprValue(v);
 }

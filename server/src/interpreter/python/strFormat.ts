@@ -2,12 +2,24 @@
 // getattr/getitem, as Jinja2's SandboxedFormatter does.
 import { PyDict } from "../dict";
 import { Fault } from "../errors";
-import type { Runtime } from "../runtime";
-import type { Value } from "../values";
+import type { Runtime } from "../dialect";
+import { Markup, type Value } from "../values";
+import { escapeHtml } from "./markup";
 import { formatValue } from "./formatSpec";
 import { reprValue, strValue } from "./repr";
 
-export function strFormat(fmt: string, args: readonly Value[], kwargs: ReadonlyMap<string, Value> | PyDict, rt: Runtime, depth = 0): string {
+/**
+ * `escape`: the format string is a Markup, formatted by markupsafe's EscapeFormatter (Jinja2's
+ * SandboxedEscapeFormatter): each field's text is HTML-escaped unless the value is Markup itself.
+ */
+export function strFormat(
+  fmt: string,
+  args: readonly Value[],
+  kwargs: ReadonlyMap<string, Value> | PyDict,
+  rt: Runtime,
+  escape = false,
+  depth = 0,
+): string {
   if (depth > 2) throw Fault.value("Max string recursion exceeded");
   let auto = 0;
   let out = "";
@@ -38,7 +50,8 @@ export function strFormat(fmt: string, args: readonly Value[], kwargs: ReadonlyM
       else if (fmt[j] === "}") level--;
       if (level > 0) j++;
     }
-    if (j >= fmt.length) throw Fault.value(i + 1 >= fmt.length ? "Single '{' encountered in format string" : "expected '}' before end of string");
+    if (j >= fmt.length)
+      throw Fault.value(i + 1 >= fmt.length ? "Single '{' encountered in format string" : "expected '}' before end of string");
     const field = fmt.slice(i + 1, j);
     i = j + 1;
     const m = /^([^.[!:]*)((?:\.[^.[!:]+|\[[^\]]*\])*)(?:!([rsa]))?(?::(.*))?$/s.exec(field);
@@ -66,7 +79,8 @@ export function strFormat(fmt: string, args: readonly Value[], kwargs: ReadonlyM
     }
     if (conv === "r" || conv === "a") v = reprValue(v);
     else if (conv === "s") v = strValue(v);
-    out += formatValue(v, spec.includes("{") ? strFormat(spec, args, kwargs, rt, depth + 1) : spec);
+    const fullSpec = spec.includes("{") ? strFormat(spec, args, kwargs, rt, false, depth + 1) : spec;
+    out += escape ? escapedField(v, fullSpec) : formatValue(v, fullSpec);
   }
   rt.checkSize(out.length);
   return out;
@@ -76,4 +90,13 @@ function positionalArg(args: readonly Value[], i: number): Value {
   // Jinja2's sandbox formats with string.Formatter, which indexes the args tuple itself.
   if (i >= args.length) throw new Fault("runtime/index", "IndexError", "tuple index out of range");
   return args[i];
+}
+
+/** EscapeFormatter.format_field: Markup goes in as is (and takes no spec), anything else is formatted, then escaped. */
+function escapedField(v: Value, spec: string): string {
+  if (v instanceof Markup) {
+    if (spec) throw Fault.value("Unsupported format specification for Markup.");
+    return v.s;
+  }
+  return escapeHtml(formatValue(v, spec));
 }

@@ -1,7 +1,7 @@
 // datetime.strftime in the C locale (glibc), for strftime_now: the directives chat templates use
 // (%Y-%m-%d, %d %b %Y, %B %d, %Y …) and the rest of the common set, with glibc's `-`, `_`, `0`
 // padding flags. The time is naive (no zone), as datetime.now() is: %Z and %z are empty.
-import type { WallClock } from "../runtime";
+import type { WallClock } from "../dialect";
 
 const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];

@@ -1,6 +1,8 @@
 // Python str semantics on JS strings. Python indexes strings by code point, JS by UTF-16 unit; the
 // two agree unless the string holds astral characters (emoji …), so every helper takes the fast
 // path when it has none.
+import { Fault } from "../errors";
+
 export function hasAstral(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -79,7 +81,8 @@ export function reprString(s: string): string {
     else if (ch === "\t") out += "\\t";
     else if (c < 0x20 || c === 0x7f) out += "\\x" + hex(c, 2);
     else if (c < 0x7f) out += ch;
-    else if (ch !== " " && NON_PRINTABLE.test(ch)) out += c <= 0xff ? "\\x" + hex(c, 2) : c <= 0xffff ? "\\u" + hex(c, 4) : "\\U" + hex(c, 8);
+    else if (ch !== " " && NON_PRINTABLE.test(ch))
+      out += c <= 0xff ? "\\x" + hex(c, 2) : c <= 0xffff ? "\\u" + hex(c, 4) : "\\U" + hex(c, 8);
     else out += ch;
   }
   return out + quote;
@@ -87,4 +90,10 @@ export function reprString(s: string): string {
 
 function hex(c: number, width: number): string {
   return c.toString(16).padStart(width, "0");
+}
+
+/** Python's chr() for `%c` and `{:c}`: a code point, or OverflowError past U+10FFFF. */
+export function charCode(n: bigint): number {
+  if (n < 0n || n >= 0x110000n) throw new Fault("runtime/overflow", "OverflowError", "%c arg not in range(0x110000)");
+  return Number(n);
 }

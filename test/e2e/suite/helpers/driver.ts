@@ -25,7 +25,6 @@ export function waitForTexts(selector: string, accept: (texts: string[]) => bool
   return poll(() => texts(selector), accept, `"${selector}"`, timeoutMs);
 }
 
-
 export interface PageElement {
   // textContent: the exact characters, where innerText would follow the layout
   text: string;

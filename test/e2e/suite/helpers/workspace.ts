@@ -1,5 +1,6 @@
 // The fixture workspace (test/e2e/fixtures/workspace, opened as the test window's folder) and waits on what
 // the language server publishes.
+import { join } from "node:path";
 import * as vscode from "vscode";
 
 export function fixtureUri(name: string): vscode.Uri {
@@ -11,16 +12,24 @@ export function fixtureUri(name: string): vscode.Uri {
 // The extension under test (publisher.name in package.json).
 const EXTENSION_ID = "chat-template-studio.chat-template-studio";
 
-function extension(): vscode.Extension<unknown> {
+export function extension(): vscode.Extension<unknown> {
   const found = vscode.extensions.getExtension(EXTENSION_ID);
   if (!found) throw new Error(`${EXTENSION_ID} is not loaded`);
   return found;
 }
 
-// A file of the extension under test (the repo root), e.g. the shared corpus in test/fixtures/corpus.
-export function extensionFile(relativePath: string): vscode.Uri {
-  return vscode.Uri.joinPath(extension().extensionUri, relativePath);
+// A file of the repo, e.g. the shared corpus in test/fixtures/corpus: the code-server driver names the repo
+// (the extension under test is the installed package, which has no tests); under test-electron the
+// extension under development is the repo.
+export function repoFile(relativePath: string): vscode.Uri {
+  const root = process.env.CHAT_TEMPLATE_E2E_REPO;
+  return root ? vscode.Uri.file(join(root, relativePath)) : vscode.Uri.joinPath(extension().extensionUri, relativePath);
 }
+
+// The package under test: "linux-x64" (with the native engine) or "universal" (without, as on macOS, Windows
+// and arm64); undefined under test-electron, where the development folder (with the engine) runs.
+export const installedPackage = process.env.CHAT_TEMPLATE_E2E_PACKAGE as "linux-x64" | "universal" | undefined;
+export const hasNativeEngine = installedPackage !== "universal";
 
 // Opens a fixture (a file of the workspace folder, or a document the test made) in an editor and waits until the extension is active, i.e. its language client has
 // started: until then hover, completion and the other providers are not registered yet.

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { llamacpp_0_5_0 } from "../../../../server/src/dialects/llamacpp-v0.5.0";
-import { TemplateDocument } from "../../../../server/src/document";
+import { TemplateDocument } from "../../../../server/src/document/document";
 import { render } from "../../../../server/src/interpreter/render";
-import type { WallClock } from "../../../../server/src/interpreter/runtime";
+import type { WallClock } from "../../../../server/src/interpreter/dialect";
 import { llamaCppErrorCause } from "../../../helpers/realLlamaCpp";
 import { corpusCases, microCases } from "../../../helpers/renderCorpus";
 

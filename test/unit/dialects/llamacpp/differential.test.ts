@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { llamacpp_0_5_0 } from "../../../../server/src/dialects/llamacpp-v0.5.0";
-import { TemplateDocument } from "../../../../server/src/document";
+import { TemplateDocument } from "../../../../server/src/document/document";
 import type { PyDict } from "../../../../server/src/interpreter/dict";
 import { parseJson } from "../../../../server/src/interpreter/json";
 import { render } from "../../../../server/src/interpreter/render";
@@ -28,9 +28,87 @@ const llamaLeaning: Omit<GenOptions, "seed"> = {
   plusSigns: false,
   testArgsInParens: true,
   exponentFloats: false,
-  filters: ["default", "length", "count", "first", "last", "join", "map", "select", "selectattr", "reject", "rejectattr", "sort", "reverse", "min", "max", "list", "string", "safe", "tojson", "trim", "upper", "lower", "title", "capitalize", "replace", "indent", "int", "float", "abs", "items", "dictsort", "slice", "e"],
-  tests: ["defined", "undefined", "none", "string", "mapping", "iterable", "sequence", "number", "integer", "float", "boolean", "true", "false", "odd", "even", "in", "eq", "ne", "lt", "gt", "ge", "callable", "lower", "upper", "test"],
-  methods: ["upper", "lower", "strip", "lstrip", "rstrip", "split", "rsplit", "startswith", "endswith", "replace", "title", "capitalize", "format", "items", "keys", "values", "get"],
+  filters: [
+    "default",
+    "length",
+    "count",
+    "first",
+    "last",
+    "join",
+    "map",
+    "select",
+    "selectattr",
+    "reject",
+    "rejectattr",
+    "sort",
+    "reverse",
+    "min",
+    "max",
+    "list",
+    "string",
+    "safe",
+    "tojson",
+    "trim",
+    "upper",
+    "lower",
+    "title",
+    "capitalize",
+    "replace",
+    "indent",
+    "int",
+    "float",
+    "abs",
+    "items",
+    "dictsort",
+    "slice",
+    "e",
+  ],
+  tests: [
+    "defined",
+    "undefined",
+    "none",
+    "string",
+    "mapping",
+    "iterable",
+    "sequence",
+    "number",
+    "integer",
+    "float",
+    "boolean",
+    "true",
+    "false",
+    "odd",
+    "even",
+    "in",
+    "eq",
+    "ne",
+    "lt",
+    "gt",
+    "ge",
+    "callable",
+    "lower",
+    "upper",
+    "test",
+  ],
+  methods: [
+    "upper",
+    "lower",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "rsplit",
+    "startswith",
+    "endswith",
+    "replace",
+    "title",
+    "capitalize",
+    "format",
+    "items",
+    "keys",
+    "values",
+    "get",
+  ],
 };
 
 function compare(options: Omit<GenOptions, "seed">, seed: number): { failures: string[]; rendered: number } {
@@ -44,7 +122,8 @@ function compare(options: Omit<GenOptions, "seed">, seed: number): { failures: s
     const ours = r.error ? { error: r.error.message } : { out: r.output };
     const want = "out" in real ? real : { error: llamaCppErrorCause(real.error) };
     if ("out" in real) rendered++;
-    if (JSON.stringify(ours) !== JSON.stringify(want)) failures.push(`${JSON.stringify(template)}\n   llama.cpp: ${JSON.stringify(want)}\n   ours:      ${JSON.stringify(ours)}`);
+    if (JSON.stringify(ours) !== JSON.stringify(want))
+      failures.push(`${JSON.stringify(template)}\n   llama.cpp: ${JSON.stringify(want)}\n   ours:      ${JSON.stringify(ours)}`);
   }
   return { failures, rendered };
 }

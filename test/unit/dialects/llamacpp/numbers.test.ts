@@ -16,7 +16,8 @@ function randomDoubles(n: number): number[] {
     if (k < 0.3) v = (r() - 0.5) * 10 ** Math.floor(r() * 40 - 20);
     else if (k < 0.6) v = Math.round(r() * 1e7) / 2 ** Math.floor(r() * 12);
     else if (k < 0.8) v = Math.round(r() * 1e6) / 1e6 + 5e-7;
-    else v = new Float64Array(new BigUint64Array([(BigInt(Math.floor(r() * 2 ** 32)) << 32n) | BigInt(Math.floor(r() * 2 ** 32))]).buffer)[0];
+    else
+      v = new Float64Array(new BigUint64Array([(BigInt(Math.floor(r() * 2 ** 32)) << 32n) | BigInt(Math.floor(r() * 2 ** 32))]).buffer)[0];
     // Integral values reach the engine as ints; the addon refuses anything beyond int64.
     if (Number.isFinite(v) && !Number.isInteger(v)) out.push(v);
   }
@@ -47,7 +48,37 @@ describe("llamacpp float printing", () => {
 });
 
 describe("llamacpp string → number (std::stoi / std::stod)", () => {
-  const samples = ["12", " 42", "-12", "+5", "12abc", "3.7", "0x1A", "0x", "017", "08", "3000000000", "-2147483648", "2147483648", "z", "", " ", "1_000", "1e3", ".5", "5.", "  -1.5e2x", "inf", "-INFINITY", "nan(1)", "0x1p3", "1e400", "1e-400", "1e-310", "x"];
+  const samples = [
+    "12",
+    " 42",
+    "-12",
+    "+5",
+    "12abc",
+    "3.7",
+    "0x1A",
+    "0x",
+    "017",
+    "08",
+    "3000000000",
+    "-2147483648",
+    "2147483648",
+    "z",
+    "",
+    " ",
+    "1_000",
+    "1e3",
+    ".5",
+    "5.",
+    "  -1.5e2x",
+    "inf",
+    "-INFINITY",
+    "nan(1)",
+    "0x1p3",
+    "1e400",
+    "1e-400",
+    "1e-310",
+    "x",
+  ];
   it("int(base) agrees with the engine", () => {
     for (const s of samples) {
       for (const base of [10, 16, 0, 36]) {

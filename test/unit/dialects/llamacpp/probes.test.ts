@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { llamacpp_0_5_0 } from "../../../../server/src/dialects/llamacpp-v0.5.0";
-import { TemplateDocument } from "../../../../server/src/document";
+import { TemplateDocument } from "../../../../server/src/document/document";
 import { fromJS } from "../../../../server/src/interpreter/json";
 import type { PyDict } from "../../../../server/src/interpreter/dict";
 import { render } from "../../../../server/src/interpreter/render";

@@ -19,33 +19,66 @@ export const PROBES: Readonly<Record<string, readonly Probe[]>> = {
     { template: "{{ 7 // 2 }}" },
     { template: "{{ 2 ** 3 }}" },
     { template: "{{ 3 / 2 }} {{ 7 % 3 }} {{ -7 % 3 }} {{ 7.5 % 2 }} {{ 5 % 0 }} {{ 5.0 % 0 }} {{ 2 * 3 }} {{ 2 * 1.5 }}" },
-    { template: "{{ 9223372036854775807 }} {{ 9223372036854775807 + 0 }} {{ x * x }} {{ 9007199254740993 == 9007199254740992 }}", context: { x: 2 ** 40 } },
+    {
+      template: "{{ 9223372036854775807 }} {{ 9223372036854775807 + 0 }} {{ x * x }} {{ 9007199254740993 == 9007199254740992 }}",
+      context: { x: 2 ** 40 },
+    },
     { template: "{{ 99999999999999999999 }}" },
-    { template: "{{ 1 == 1.0 }} {{ 1 == true }} {{ 1.5 == 1 }} {{ '1' == 1 }} {{ none == false }} {{ [1] == [1] }} {{ [[1]] == [[1]] }} {{ {'a': 1, 'b': 2} == {'b': 2, 'a': 1} }}" },
+    {
+      template:
+        "{{ 1 == 1.0 }} {{ 1 == true }} {{ 1.5 == 1 }} {{ '1' == 1 }} {{ none == false }} {{ [1] == [1] }} {{ [[1]] == [[1]] }} {{ {'a': 1, 'b': 2} == {'b': 2, 'a': 1} }}",
+    },
     { template: "{{ true + 1 }}" },
     { template: "{{ 1 ~ 2 }}" },
     { template: "{{ 'b' > 'a' }}" },
     { template: "{{ 1 < 2 < 3 }}" },
     { template: "{{ 1 + 2 ~ 'a' }} {{ 'a' ~ 1 + 2 }} {{ 2 * 3 ~ 'x' }} {{ not 1 == 2 }}" },
     { template: "{{ (2.5)|int }} {{ (-2.5)|int }} {{ 3|float }} {{ -3|abs }} {{ -0.0|abs }} {{ 12345678.5|string }} {{ 12345678.5 }}" },
-    { template: "{{ '3.7'|int }} {{ '0x1A'|int }} {{ '12abc'|int }} {{ ' 42'|int }} {{ '3000000000'|int }} {{ 'abc'|int(7) }} {{ 'ff'|int(base=16) }} {{ '017'|int(base=0) }}" },
-    { template: "{{ '0x1A'|float }} {{ '1e400'|float }} {{ '1e-310'|float }} {{ '  -1.5e2x'|float }} {{ 'INFINITY'|float }} {{ 'x'|float(3) }} {{ ''|float }}" },
+    {
+      template:
+        "{{ '3.7'|int }} {{ '0x1A'|int }} {{ '12abc'|int }} {{ ' 42'|int }} {{ '3000000000'|int }} {{ 'abc'|int(7) }} {{ 'ff'|int(base=16) }} {{ '017'|int(base=0) }}",
+    },
+    {
+      template:
+        "{{ '0x1A'|float }} {{ '1e400'|float }} {{ '1e-310'|float }} {{ '  -1.5e2x'|float }} {{ 'INFINITY'|float }} {{ 'x'|float(3) }} {{ ''|float }}",
+    },
     { template: "{{ [1.0, 0.5, 1e20]|tojson }} {{ 1.5e3 }}" },
     { template: "{{ x|tojson }} {{ (1/3)|tojson }} {{ 123456.5|tojson }} {{ 0.00001|tojson }}", context: { x: [1.5, 1234567.25, 1e-7] } },
   ],
   strings: [
     { template: "{{ 'héllo wörld'|upper }} {{ 'ÀB'|lower }} {{ 'hello-world foo_bar'|title }} {{ 'hÉllo WORLD'|capitalize }}" },
-    { template: "{{ ('hello ' ~ 'world')|capitalize }} {{ ('ab' ~ 'cd')|title }} {{ '{}{}'.format('ab', 'cd')|capitalize }} {{ ('ab' ~ 'cd')[1:]|capitalize }}" },
-    { template: "{% filter title %}{% filter upper %}{{ ['a', 'b'] }}{% endfilter %}c{% endfilter %}|{% filter title %}{% filter trim %} x{% endfilter %}y{% endfilter %}" },
-    { template: "{% set s %}hello {{ 'world' }}{% endset %}{{ s|capitalize }}|{% filter title %}{{ ['b', 'A', 'c'] }}{% endfilter %}|{% macro m() %}a{{ 'b' }}{% endmacro %}{{ m()|title }}" },
-    { template: "{{ 'abc'|length }} {{ 'é'|length }} {{ x|length }} {{ x[0] }}|{{ x[1:] }}|{{ 'abc'[-1] }}|{{ 'abc'[5] }}", context: { x: "日本" } },
-    { template: "{{ '  a b  '|strip }}|{{ 'xxaxx'.strip('x') }}|{{ '\u00a0a'.strip() }}|{{ 'éa'.strip('é') }}|{{ x|trim }}|", context: { x: "\u000ba\f" } },
-    { template: "{{ 'a b  c'.split(' ')|tojson }} {{ 'a,b,c'.rsplit(',', 1)|tojson }} {{ 'a,b,c'.split(',', 1)|join('|') }} {{ 'abc'.replace('', '-') }} {{ 'aaa'.replace('a', 'b', 0) }}" },
+    {
+      template:
+        "{{ ('hello ' ~ 'world')|capitalize }} {{ ('ab' ~ 'cd')|title }} {{ '{}{}'.format('ab', 'cd')|capitalize }} {{ ('ab' ~ 'cd')[1:]|capitalize }}",
+    },
+    {
+      template:
+        "{% filter title %}{% filter upper %}{{ ['a', 'b'] }}{% endfilter %}c{% endfilter %}|{% filter title %}{% filter trim %} x{% endfilter %}y{% endfilter %}",
+    },
+    {
+      template:
+        "{% set s %}hello {{ 'world' }}{% endset %}{{ s|capitalize }}|{% filter title %}{{ ['b', 'A', 'c'] }}{% endfilter %}|{% macro m() %}a{{ 'b' }}{% endmacro %}{{ m()|title }}",
+    },
+    {
+      template: "{{ 'abc'|length }} {{ 'é'|length }} {{ x|length }} {{ x[0] }}|{{ x[1:] }}|{{ 'abc'[-1] }}|{{ 'abc'[5] }}",
+      context: { x: "日本" },
+    },
+    {
+      template: "{{ '  a b  '|strip }}|{{ 'xxaxx'.strip('x') }}|{{ '\u00a0a'.strip() }}|{{ 'éa'.strip('é') }}|{{ x|trim }}|",
+      context: { x: "\u000ba\f" },
+    },
+    {
+      template:
+        "{{ 'a b  c'.split(' ')|tojson }} {{ 'a,b,c'.rsplit(',', 1)|tojson }} {{ 'a,b,c'.split(',', 1)|join('|') }} {{ 'abc'.replace('', '-') }} {{ 'aaa'.replace('a', 'b', 0) }}",
+    },
     { template: "{{ 'a'.split('') }}" },
     { template: "{{ 'aaa'.replace('a', 'b', 2) }}" },
     { template: "{{ '{} and {}'.format(1, 'x') }} {{ '%s'|format(1) }}" },
     { template: "{{ '{0}'.format(1) }}" },
-    { template: "{{ 'a\\nb\\n'|indent(2, true) }}|{{ 'a\\n\\nb'|indent(2, blank=true) }}|{{ '\\na'|indent(2) }}|{{ 'a'|indent('--', true) }}" },
+    {
+      template:
+        "{{ 'a\\nb\\n'|indent(2, true) }}|{{ 'a\\n\\nb'|indent(2, blank=true) }}|{{ '\\na'|indent(2) }}|{{ 'a'|indent('--', true) }}",
+    },
     { template: "{{ 'abc'.startswith('ab') }} {{ 'abc'|startswith('a') }} {{ 'abc' is lower }} {{ 'a1' is lower }} {{ '' is upper }}" },
     { template: "{{ 'abc'.find('b') }}" },
     { template: "{{ 'a'.join(['x']) }}" },
@@ -57,7 +90,10 @@ export const PROBES: Readonly<Record<string, readonly Probe[]>> = {
     { template: "{{ 'a\\tb\\\\c\\'d' }} {{ 'a' \"b\" }}" },
   ],
   undefined: [
-    { template: "{{ x.y.z }}|{{ x['y'] }}|{{ none.y }}|{{ 'a'.y }}|{{ x.y is defined }}|{{ x|length }}|{{ x|upper }}|{{ x|default('d') }}|{% for i in x %}{{ i }}{% endfor %}" },
+    {
+      template:
+        "{{ x.y.z }}|{{ x['y'] }}|{{ none.y }}|{{ 'a'.y }}|{{ x.y is defined }}|{{ x|length }}|{{ x|upper }}|{{ x|default('d') }}|{% for i in x %}{{ i }}{% endfor %}",
+    },
     { template: "{{ x.y() }}" },
     { template: "{{ x + 1 }}" },
     { template: "{{ x in [1] }}" },
@@ -67,7 +103,9 @@ export const PROBES: Readonly<Record<string, readonly Probe[]>> = {
   ],
   membership: [
     { template: "{{ 'function' in tool }}", context: { tool: null } },
-    { template: "{{ none in [none] }} {{ none in {'a': 1} }} {{ 'a' in {'a': 1} }} {{ 'ab' in 'cabd' }} {{ 1 in [1.0] }} {{ true in [1] }}" },
+    {
+      template: "{{ none in [none] }} {{ none in {'a': 1} }} {{ 'a' in {'a': 1} }} {{ 'ab' in 'cabd' }} {{ 1 in [1.0] }} {{ true in [1] }}",
+    },
     { template: "{{ 1 in '123' }}" },
     { template: "{{ ['a'] in [['a']] }}" },
     { template: "{{ [1] in {'a': 1} }}" },
@@ -79,31 +117,61 @@ export const PROBES: Readonly<Record<string, readonly Probe[]>> = {
     { template: "{{ x[0] }}", context: { x: null } },
     { template: "{{ range.x }}" },
     { template: "{{ x[[1]] }}", context: { x: {} } },
-    { template: "{{ [1, 2, 3][1:] }} {{ [1, 2, 3][::-1] }} {{ [1, 2, 3, 4][3:-1:-1] }} {{ [1, 2, 3][-2:] }} {{ 'abcdef'[1:4] }} {{ x[::-1] }}", context: { x: "aé" } },
+    {
+      template:
+        "{{ [1, 2, 3][1:] }} {{ [1, 2, 3][::-1] }} {{ [1, 2, 3, 4][3:-1:-1] }} {{ [1, 2, 3][-2:] }} {{ 'abcdef'[1:4] }} {{ x[::-1] }}",
+      context: { x: "aé" },
+    },
     { template: "{{ [1, 2, 3][::0] }}" },
     { template: "{{ [1, 2, 3]|slice(2) }}" },
   ],
   filters: [
-    { template: "{{ [3, 1, 2]|sort|join }} {{ [3, 1, 2]|sort(reverse=true)|join(',') }} {{ ['b', 'A', 'a']|sort|join }} {{ [1, 'a', 2]|sort|join }}" },
-    { template: "{{ x|sort(attribute='k')|map(attribute='v')|join }}", context: { x: Array.from({ length: 40 }, (_, i) => ({ k: i % 3, v: String.fromCharCode(65 + (i % 26)) })) } },
-    { template: "{{ xs|map(attribute='n')|list }}|{{ xs|map(attribute='m', default='z')|join }}|{{ [[1, 2], [3]]|map(attribute=0)|join }}", context: { xs: [{ n: 2 }, { m: 1 }] } },
+    {
+      template:
+        "{{ [3, 1, 2]|sort|join }} {{ [3, 1, 2]|sort(reverse=true)|join(',') }} {{ ['b', 'A', 'a']|sort|join }} {{ [1, 'a', 2]|sort|join }}",
+    },
+    {
+      template: "{{ x|sort(attribute='k')|map(attribute='v')|join }}",
+      context: { x: Array.from({ length: 40 }, (_, i) => ({ k: i % 3, v: String.fromCharCode(65 + (i % 26)) })) },
+    },
+    {
+      template: "{{ xs|map(attribute='n')|list }}|{{ xs|map(attribute='m', default='z')|join }}|{{ [[1, 2], [3]]|map(attribute=0)|join }}",
+      context: { xs: [{ n: 2 }, { m: 1 }] },
+    },
     { template: "{{ ['a', 'b']|map('upper')|join }}" },
-    { template: "{{ xs|selectattr('a')|list|length }} {{ xs|rejectattr('a')|list|length }} {{ xs|selectattr('a', 'equalto', 1)|list|length }} {{ [1, 2, 3]|select('gt', 1)|join }}", context: { xs: [{ a: 1 }, { a: 0 }, {}] } },
+    {
+      template:
+        "{{ xs|selectattr('a')|list|length }} {{ xs|rejectattr('a')|list|length }} {{ xs|selectattr('a', 'equalto', 1)|list|length }} {{ [1, 2, 3]|select('gt', 1)|join }}",
+      context: { xs: [{ a: 1 }, { a: 0 }, {}] },
+    },
     { template: "{{ [1, 2, 3]|select('odd')|list }}" },
     { template: "{{ xs|selectattr('a', 'defined')|list }}", context: { xs: [{ a: 1 }] } },
-    { template: "{{ [1, 2.5, 'a']|join }} {{ xs|join(',', attribute='n') }} {{ [1, 2]|count }} {{ []|first }}|{{ [1, 5, 3]|max }}{{ []|min }}|", context: { xs: [{ n: "a" }, { n: "b" }] } },
+    {
+      template:
+        "{{ [1, 2.5, 'a']|join }} {{ xs|join(',', attribute='n') }} {{ [1, 2]|count }} {{ []|first }}|{{ [1, 5, 3]|max }}{{ []|min }}|",
+      context: { xs: [{ n: "a" }, { n: "b" }] },
+    },
     { template: "{{ [none]|join }}" },
     { template: "{{ [1, 2]|sum }}" },
     { template: "{{ [1, 2, 1]|unique|list }}" },
     { template: "{{ [1, 2]|max(attribute='x') }}" },
-    { template: "{{ {'b': 1, 'a': 2}|dictsort }}|{% for k, v in {'b': 1, 'a': 2}|dictsort(by='value', reverse=true) %}{{ k }}{{ v }}{% endfor %}|{{ {'b': 1}|items|list }}" },
+    {
+      template:
+        "{{ {'b': 1, 'a': 2}|dictsort }}|{% for k, v in {'b': 1, 'a': 2}|dictsort(by='value', reverse=true) %}{{ k }}{{ v }}{% endfor %}|{{ {'b': 1}|items|list }}",
+    },
     { template: "{{ {'a': 1}|dictsort|join }}" },
     { template: "{{ {}|default(1) }}" },
     { template: "{{ 'abc'|default }}" },
     { template: "{{ ''|default('x') }}|{{ ''|default('x', true) }}|{{ none|default('x') }}|{{ 0|default(1, true) }}|{{ x|d('d') }}" },
-    { template: "{{ x|tojson(indent=2) }}|{{ x|tojson(indent=0) }}|{{ x|tojson(separators=[',', ':']) }}|{{ x|tojson(ensure_ascii=true) }}", context: { x: { a: [1, "é😀\u0001"], b: {}, c: [] } } },
+    {
+      template: "{{ x|tojson(indent=2) }}|{{ x|tojson(indent=0) }}|{{ x|tojson(separators=[',', ':']) }}|{{ x|tojson(ensure_ascii=true) }}",
+      context: { x: { a: [1, "é😀\u0001"], b: {}, c: [] } },
+    },
     { template: "{{ x|tojson(sort_keys=true) }}", context: { x: {} } },
-    { template: "{{ none|string }} {{ none|safe }} {{ none|items }}|{{ none|map(attribute='a')|list }}|{{ [1]|string }} {{ {'a': 'x'}|string }}" },
+    {
+      template:
+        "{{ none|string }} {{ none|safe }} {{ none|items }}|{{ none|map(attribute='a')|list }}|{{ [1]|string }} {{ {'a': 'x'}|string }}",
+    },
     { template: "{{ none|length }}" },
     { template: "{{ [1]|safe }}" },
     { template: "{{ 'a'|e }}" },
@@ -115,8 +183,14 @@ export const PROBES: Readonly<Record<string, readonly Probe[]>> = {
     { template: "{{ args|from_json }}", context: { args: "{}" } },
   ],
   tests: [
-    { template: "{{ x is defined }} {{ none is none }} {{ 1 is integer }} {{ 1.0 is float }} {{ true is number }} {{ {} is iterable }} {{ x is iterable }} {{ {} is sequence }} {{ range is callable }} {{ 'odd' is test }}" },
-    { template: "{{ 1 is eq(1.0) }} {{ none is eq(none) }} {{ 2 is gt(1) }} {{ 'a' is in(['a']) }} {{ 3 is divisibleby(3) }} {{ true is true }} {{ 0 is false }}" },
+    {
+      template:
+        "{{ x is defined }} {{ none is none }} {{ 1 is integer }} {{ 1.0 is float }} {{ true is number }} {{ {} is iterable }} {{ x is iterable }} {{ {} is sequence }} {{ range is callable }} {{ 'odd' is test }}",
+    },
+    {
+      template:
+        "{{ 1 is eq(1.0) }} {{ none is eq(none) }} {{ 2 is gt(1) }} {{ 'a' is in(['a']) }} {{ 3 is divisibleby(3) }} {{ true is true }} {{ 0 is false }}",
+    },
     { template: "{{ 6 is divisibleby 3 }}" },
     { template: "{{ 1 is le(2) }}" },
     { template: "{{ 1 is sameas(1) }}" },
@@ -124,23 +198,51 @@ export const PROBES: Readonly<Record<string, readonly Probe[]>> = {
     { template: "{{ test_is_odd(3) }} {{ tojson([1]) }}" },
   ],
   loops: [
-    { template: "{% for x in [1, 2, 3] %}{{ loop.index0 }}{{ loop.first }}{{ loop.last }}{{ loop.length }}{{ loop.revindex }}{{ loop.previtem }}{{ loop.nextitem }}|{% endfor %}" },
+    {
+      template:
+        "{% for x in [1, 2, 3] %}{{ loop.index0 }}{{ loop.first }}{{ loop.last }}{{ loop.length }}{{ loop.revindex }}{{ loop.previtem }}{{ loop.nextitem }}|{% endfor %}",
+    },
     { template: "{% for x in [1] %}{{ loop.depth }}|{{ loop.cycle }}|{{ loop|length }}{% endfor %}" },
     { template: "{% for x in [1] %}{{ loop.cycle('a', 'b') }}{% endfor %}" },
     { template: "{% for x in 'abc' %}{{ x }}{% endfor %}" },
     { template: "{% for x in none %}{{ x }}{% endfor %}" },
     { template: "{% for k in {'a': 1, 'b': 2} %}{{ k }}{% endfor %}|{% for k, v in {'a': 1, 'b': 2} %}{{ k }}{{ v }}{% endfor %}" },
     { template: "{% for a, b in [[1, 2, 3]] %}{{ a }}{% endfor %}" },
-    { template: "{% for x in [1, 2, 3] if x > 1 %}{{ loop.index }}{{ x }}{% endfor %}|{% for x in [1, 2] %}{% if x == 1 %}{% continue %}{% endif %}{{ x }}{% else %}E{% endfor %}" },
+    {
+      template:
+        "{% for x in [1, 2, 3] if x > 1 %}{{ loop.index }}{{ x }}{% endfor %}|{% for x in [1, 2] %}{% if x == 1 %}{% continue %}{% endif %}{{ x }}{% else %}E{% endfor %}",
+    },
     { template: "{% for x in [1] %}{% break %}{% else %}E{% endfor %}|{% for x in [1, 2] %}{% continue %}{% else %}F{% endfor %}" },
-    { template: "{% for x in [1, 2, 3] %}{% if loop.first %}{% set a = 5 %}{% endif %}{{ a }}{% endfor %}|{{ a }}|{% for x in [] %}{% else %}{% set y = 1 %}{% endfor %}{{ y }}" },
+    {
+      template:
+        "{% for x in [1, 2, 3] %}{% if loop.first %}{% set a = 5 %}{% endif %}{{ a }}{% endfor %}|{{ a }}|{% for x in [] %}{% else %}{% set y = 1 %}{% endfor %}{{ y }}",
+    },
     { template: "{% for x in t recursive %}{{ x }}{% endfor %}", context: { t: [] } },
-    { template: "{% for x in [1, 2, 3] %}a{% if x == 2 %}b{% continue %}{% endif %}{% if x == 3 %}c{% filter upper %}d{% break %}{% endfilter %}{% endif %}|{% endfor %}" },
+    {
+      template:
+        "{% for x in [1, 2, 3] %}a{% if x == 2 %}b{% continue %}{% endif %}{% if x == 3 %}c{% filter upper %}d{% break %}{% endfilter %}{% endif %}|{% endfor %}",
+    },
+    // break_statement::signal: only for_statement catches it, across macro and caller calls
+    { template: "a{% break %}b" },
+    { template: "{% for x in [] %}{% else %}{% continue %}{% endfor %}z" },
+    { template: "{% macro m() %}b{% break %}c{% endmacro %}a{{ m() }}d" },
+    { template: "{% macro m() %}b{% break %}c{% endmacro %}a{% for i in [1, 2] %}y{{ m() }}z{% endfor %}d" },
+    { template: "{% macro m() %}b{% continue %}c{% endmacro %}a{% for i in [1, 2] %}y{{ i }}{{ m() }}z{% endfor %}d" },
+    {
+      template:
+        "{% macro m() %}{{ caller() }}{% endmacro %}{% for x in [1, 2] %}{{ x }}{% call m() %}q{% break %}{% endcall %}{% endfor %}e",
+    },
   ],
   statements: [
-    { template: "{% set ns = namespace(a=1) %}{% for x in [1, 2] %}{% set ns.a = ns.a + x %}{% endfor %}{{ ns.a }}|{% set d = {} %}{% set d.x = 1 %}{{ d.x }}|{{ ns }}" },
+    {
+      template:
+        "{% set ns = namespace(a=1) %}{% for x in [1, 2] %}{% set ns.a = ns.a + x %}{% endfor %}{{ ns.a }}|{% set d = {} %}{% set d.x = 1 %}{{ d.x }}|{{ ns }}",
+    },
     { template: "{% set a.b = 1 %}" },
-    { template: "{% set x = [] %}{{ x.append(1)|length }}|{% set y = x %}{% set _ = y.append(2) %}{{ x|length }}|{{ x.pop() }}|{{ x|length }}" },
+    {
+      template:
+        "{% set x = [] %}{{ x.append(1)|length }}|{% set y = x %}{% set _ = y.append(2) %}{{ x|length }}|{{ x.pop() }}|{{ x|length }}",
+    },
     { template: "{% set a, b = 1, 2 %}{{ a }}{{ b }}|{% set t = (1, 2) %}{{ t|length }}" },
     { template: "{% set x %}a{{ 1 }}{% endset %}{{ x }}|{{ x|length }}|{% filter upper %}{% set y = 3 %}ab{% endfilter %}{{ y }}" },
     { template: "{% set x | upper %}ab{% endset %}{{ x }}" },
@@ -152,11 +254,16 @@ export const PROBES: Readonly<Record<string, readonly Probe[]>> = {
     { template: "{{ none }}|{{ x }}", context: { none: "shadowed", x: true } },
   ],
   macros: [
-    { template: "{% macro m(a, b=2) %}{{ a }}-{{ b }}{% endmacro %}{{ m(1) }}|{{ m(b=3) }}|{{ m(1, 5) }}|{{ m(5, a=3) }}|{{ m(1, 2, 3) }}" },
+    {
+      template: "{% macro m(a, b=2) %}{{ a }}-{{ b }}{% endmacro %}{{ m(1) }}|{{ m(b=3) }}|{{ m(1, 5) }}|{{ m(5, a=3) }}|{{ m(1, 2, 3) }}",
+    },
     { template: "{% macro m(a, b) %}{{ a }}{% endmacro %}{{ m(1) }}" },
     { template: "{% macro m(a) %}{{ a }}{{ g }}{% endmacro %}{% set g = 1 %}{{ m(0) }}{% for g in [7] %}{{ m(0) }}{% endfor %}" },
     { template: "{% macro m() %}{{ varargs }}{{ kwargs }}{{ varargs|length }}{% endmacro %}{{ m(1, a=2) }}" },
-    { template: "{% macro m(a) %}[{{ caller(a) }}]{% endmacro %}{% call(v) m(5) %}<{{ v }}>{% endcall %}|{% macro w() %}{{ caller() }}{{ caller() }}{% endmacro %}{% call w() %}c{% endcall %}" },
+    {
+      template:
+        "{% macro m(a) %}[{{ caller(a) }}]{% endmacro %}{% call(v) m(5) %}<{{ v }}>{% endcall %}|{% macro w() %}{{ caller() }}{{ caller() }}{% endmacro %}{% call w() %}c{% endcall %}",
+    },
     { template: "{% macro m() %}x{% endmacro %}{{ m }}|{{ m|string }}" },
     { template: "{% call x.y() %}{% endcall %}" },
     { template: "{% macro m(p, q=1.5e-5) %}{% endmacro %}ok" },

@@ -5,7 +5,7 @@ import { strftime } from "../../../../server/src/dialects/llamacpp/strftime";
 // 2026-01-15 was a Thursday, day 15 of the year, in ISO week 3.
 const T = { year: 2026, month: 1, day: 15, hour: 9, minute: 5, second: 7, microsecond: 0 };
 
-describe("llamacpp strftime_now (C strftime, \"C\" locale)", () => {
+describe('llamacpp strftime_now (C strftime, "C" locale)', () => {
   it("formats the directives chat templates use", () => {
     assert.equal(strftime("%Y-%m-%d", T), "2026-01-15");
     assert.equal(strftime("%d %b %Y", T), "15 Jan 2026");

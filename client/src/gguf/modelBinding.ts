@@ -1,0 +1,22 @@
+// What the preview and the endpoint know of a model a template is bound to (a GGUF): its special
+// token texts and a tokenizer. Declared here, beside the code that reads them from the file, so the
+// preview depends on gguf/ and not the other way round.
+
+/** The special token texts of a bound model; "" where its vocabulary has none. */
+export interface ModelTokens {
+  bosToken: string;
+  eosToken: string;
+}
+
+export interface Tokenizer {
+  count(text: string): Promise<number>;
+}
+
+/** A model file the template is bound to (a GGUF): its special tokens and tokenizer. */
+export interface ModelBinding extends ModelTokens {
+  label: string;
+  /** Texts of its control and user-defined tokens. */
+  specialTokens: readonly string[];
+  /** Loaded on first use; a rejection says why counts are unavailable. */
+  tokenizer(): Promise<Tokenizer>;
+}

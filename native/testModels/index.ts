@@ -1,0 +1,5 @@
+// The testModels layer's entrance: everything other folders use from it.
+export { ensureDemoModels } from "./demo";
+export { writeFallingPair } from "./falling";
+export { CYCLE, writeConstructedPair, writeRandomPair } from "./pairs";
+export { writeScriptedPair } from "./scripted";

@@ -1,0 +1,151 @@
+// What the .vsix holds: exactly the files the installed extension reads at run time, as rules over the
+// checkout, so that a new file in a shipped folder (a template, a schema, a starter test) ships without
+// an edit here, and nothing else does (tests, TypeScript sources, source maps, build intermediates).
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, sep } from "node:path";
+
+export type Target = "linux-x64" | "universal";
+
+interface Rule {
+  /** Folder (or file) relative to the root of the checkout. */
+  base: string;
+  /** Which files under base ship, tested against their path relative to base ("/"-separated). */
+  match: RegExp;
+  /** Only in the linux-x64 package: the native engine and llama.cpp's libraries exist for linux-x64 only. */
+  native?: true;
+}
+
+const ANY = /.*/;
+// Third-party JavaScript as node loads it: no typings, maps, docs or tests.
+const RUNTIME_JS =
+  /^(?!(.*\/)?(test|tests|docs?|\.github)\/)(?!.*\.d\.[cm]?ts$)(?!.*\.map$).*\.(c?js|mjs|json|node)$|(^|\/)LICEN[CS]E[^/]*$/i;
+
+const RULES: Rule[] = [
+  { base: "package.json", match: ANY },
+  { base: "README.md", match: ANY },
+  { base: "CHANGELOG.md", match: ANY },
+  { base: "LICENSE", match: ANY },
+  { base: "language-configuration.json", match: ANY },
+  { base: "media", match: /\.(png|svg|md)$/ },
+  { base: "syntaxes", match: /\.json$/ },
+  // sample message sets, starter templates, their JSON schemas: whatever the folder holds
+  { base: "templates", match: ANY },
+  { base: "dist", match: /\.(js|css)$/ },
+  { base: "native/build/cmake/bin", match: /^cts_(engine|loader)\.node$/, native: true },
+  // node-llama-cpp's prebuilt llama.cpp: every CPU variant is loaded on the machine it fits
+  { base: "node_modules/@node-llama-cpp/linux-x64", match: /^(package\.json|LICENSE|dist\/.*\.js|bins\/linux-x64\/[^/]+)$/, native: true },
+  // the preview's token counts import node-llama-cpp itself; its llama/ folder is the source bundle and
+  // build files, of which getLlama() reads only the release metadata
+  {
+    base: "node_modules/node-llama-cpp",
+    match: /^(package\.json|LICENSE|dist\/(?!.*\.d\.ts$)(?!.*\.map$).*\.js|llama\/[^/]+\.json)$/,
+    native: true,
+  },
+];
+
+function walk(root: string, rel: string): string[] {
+  const p = join(root, rel);
+  if (!existsSync(p)) return [];
+  if (!statSync(p).isDirectory()) return [rel];
+  return readdirSync(p).flatMap((name) => walk(root, join(rel, name)));
+}
+
+const posix = (p: string) => p.split(sep).join("/");
+
+function pick(root: string, base: string, match: RegExp): string[] {
+  return walk(root, base)
+    .map(posix)
+    .filter((f) => match.test(f === base ? f : f.slice(base.length + 1)));
+}
+
+/** Folder of an installed package as node resolves it from `from` (a package folder relative to root). */
+function resolvePackage(root: string, from: string, name: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir === "." ? "" : dir, "node_modules", name);
+    if (existsSync(join(root, candidate, "package.json"))) return posix(candidate);
+    if (dir === "." || dir === "") return undefined;
+  }
+}
+
+/** node-llama-cpp's run-time dependencies, transitively, as the folders node would load them from. */
+export function dependencyFolders(root: string, start: string): string[] {
+  const seen = new Set<string>();
+  const visit = (folder: string) => {
+    const deps = JSON.parse(readFileSync(join(root, folder, "package.json"), "utf8")).dependencies ?? {};
+    for (const name of Object.keys(deps)) {
+      const found = resolvePackage(root, folder, name);
+      if (!found) throw new Error(`${name}, a dependency of ${folder}, is not installed (run npm ci)`);
+      if (!seen.has(found)) {
+        seen.add(found);
+        visit(found);
+      }
+    }
+  };
+  visit(start);
+  return [...seen].sort();
+}
+
+/** Every file of the package for target, relative to root, "/"-separated, sorted. */
+export function packageContents(root: string, target: Target): string[] {
+  const rules = RULES.filter((r) => target === "linux-x64" || !r.native);
+  const files = rules.flatMap((r) => pick(root, r.base, r.match));
+  if (target === "linux-x64") {
+    for (const dep of dependencyFolders(root, "node_modules/node-llama-cpp")) {
+      files.push(...pick(root, dep, RUNTIME_JS).filter((f) => !f.slice(dep.length + 1).includes("node_modules/")));
+    }
+  }
+  return [...new Set(files)].sort();
+}
+
+/** Files the extension cannot run without; the package build and its test fail when one is missing. */
+export function requiredFiles(target: Target): string[] {
+  const common = [
+    "package.json",
+    "README.md",
+    "CHANGELOG.md",
+    "LICENSE",
+    "media/icon.png",
+    "language-configuration.json",
+    "syntaxes/chat-template.tmLanguage.json",
+    "templates/scenario.schema.json",
+    "dist/client.js",
+    "dist/server.js",
+    "dist/cli.js",
+    "dist/endpoint.js",
+    "dist/analysisWorker.js",
+    "dist/templateGuardWorker.js",
+    "dist/llamacppWorker.js",
+    "dist/dialectWorker.js",
+    "dist/preview/main.js",
+    "dist/preview/preview.css",
+  ];
+  if (target === "universal") return common;
+  return [
+    ...common,
+    "native/build/cmake/bin/cts_engine.node",
+    "native/build/cmake/bin/cts_loader.node",
+    "node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/llama-addon.node",
+    "node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libllama.v0.5.0.so",
+    "node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libllama-common.so",
+    "node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-cpu-x64.so",
+    "node_modules/node-llama-cpp/package.json",
+    "node_modules/node-llama-cpp/dist/index.js",
+    "node_modules/node-llama-cpp/llama/binariesGithubRelease.json",
+  ];
+}
+
+/** Why a listing is not a package of target, or [] when it is. */
+export function contentProblems(files: string[], target: Target): string[] {
+  const problems: string[] = [];
+  const set = new Set(files);
+  for (const f of requiredFiles(target)) if (!set.has(f)) problems.push(`missing ${f}`);
+  for (const f of files) {
+    if (/^(test|client|server|native\/(src|engine|endpoint|cli|testModels|build\/llama\.cpp))\//.test(f))
+      problems.push(`development file ${f}`);
+    else if (/\.([cm]?ts|map)$/.test(f)) problems.push(`source file ${f}`);
+    else if (/(^|\/)gitRelease\.bundle$|CMakeCache\.txt$|(^|\/)CMakeFiles\//.test(f)) problems.push(`build intermediate ${f}`);
+    else if (target === "universal" && (/\.(node|so)$/.test(f) || f.startsWith("node_modules/")))
+      problems.push(`native file in the universal package ${f}`);
+  }
+  return problems;
+}

@@ -1,0 +1,16 @@
+// The analysis layer's entrance: everything other folders use from it.
+export { CAPS_KEYS, capsOf, probeCaps } from "./caps/capsProbe";
+export type { Caps, ProbeError } from "./caps/capsProbe";
+export { detectToolCallFormat } from "./caps/toolCallFormat";
+export { directContext, renderRequest, requestContexts } from "./chatLayer";
+export type { RenderParams, RequestRenderOptions, ServedTemplate, TemplateInputs } from "./chatLayer";
+export type { ToolCallFormat } from "./caps/toolCallFormat";
+export { dialectsOf, engineFindings } from "./engineChecks";
+export { toDiagnostic } from "./finding";
+export { fixAll, quickFixesFor } from "./fixes/quickFixes";
+export type { TextEdit } from "./fixes/rewrites";
+export { BUILTIN_SCENARIOS, CHECK_NOW } from "./scenarios";
+export { modelFindings } from "./model";
+export type { ModelTokenizer } from "./model";
+export { securityDiagnostics, securityHover } from "./security";
+export type { Scenario } from "../interpreter";

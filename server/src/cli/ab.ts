@@ -1,0 +1,61 @@
+// `chat-template ab A.jinja B.jinja --suite FILE [--samples N] [--endpoint URL] [--json]`: runs the live
+// cases of a test file for each template on the same model and seeds and compares how often each gets
+// well-formed tool calls. Without --endpoint it runs on the bundled endpoint (its demo models) and says so. Our endpoint and vLLM render each request with the template it names, so no
+// restart is needed; a server without a per-request template field cannot compare templates (exit 2).
+import { resolve } from "node:path";
+import { TemplateDocument } from "../document";
+import { abHeader, abJson, type AbTemplate, abText, markersOf, MAX_SAMPLES, runAb } from "../templateTests";
+import { type CommandIO, parseArgs, UsageError } from "../commandLine";
+import { startBundledEndpoint } from "./bundledEndpoint";
+import { readTemplate } from "./readTemplate";
+import { reach, readTestFiles } from "./test";
+
+export const usage = "chat-template ab A.jinja B.jinja --suite FILE [--samples N] [--endpoint URL] [--json]";
+
+export async function abCommand(argv: string[], io: CommandIO): Promise<number> {
+  const args = parseArgs(argv, { values: ["suite", "samples", "endpoint"], switches: ["json"] });
+  if (args.positionals.length !== 2) throw new UsageError("give two templates, A and B");
+  const suitePath = args.values.get("suite");
+  if (suitePath === undefined) throw new UsageError("--suite FILE is required: a *.chat-template-test.json file with live cases");
+  const samplesText = args.values.get("samples");
+  const samples = samplesText === undefined ? undefined : Number(samplesText);
+  if (samples !== undefined && !(Number.isInteger(samples) && samples >= 1 && samples <= MAX_SAMPLES))
+    throw new UsageError(`--samples must be a whole number from 1 to ${MAX_SAMPLES}`);
+  const url = args.values.get("endpoint");
+  const [{ file }] = readTestFiles([suitePath]);
+  const cases = file.cases.flatMap((c) => (c.live ? [{ name: c.name, live: c.live }] : []));
+  if (!cases.length) throw new UsageError(`${suitePath} has no live cases`);
+  const templates = args.positionals.map((p, i): AbTemplate => {
+    const text = readTemplate(p);
+    return { label: i === 0 ? "A" : "B", path: p, text, markers: markersOf(new TemplateDocument(text)) };
+  }) as [AbTemplate, AbTemplate];
+  const bundled = url === undefined ? await startBundledEndpoint() : undefined;
+  try {
+    return await compare(io, bundled ? bundled.url : url!, { suitePath, cases, templates, samples, json: args.switches.has("json") });
+  } finally {
+    bundled?.stop();
+  }
+}
+
+interface Comparison {
+  suitePath: string;
+  cases: Parameters<typeof runAb>[0];
+  templates: [AbTemplate, AbTemplate];
+  samples?: number;
+  json: boolean;
+}
+
+async function compare(io: CommandIO, url: string, c: Comparison): Promise<number> {
+  const { suitePath, cases, templates, samples } = c;
+  const endpoint = await reach(url);
+  if (!endpoint.takesTemplate) {
+    throw new UsageError(
+      `${endpoint.base} (${endpoint.server}) takes no per-request chat template, so both templates would run with the one it serves; ` +
+        "use our endpoint (chat-template serve) or vLLM, or restart the server with each template and compare `chat-template test --reporter json` runs",
+    );
+  }
+  const result = await runAb(cases, templates, endpoint, { samples });
+  const header = abHeader(resolve(suitePath), endpoint);
+  io.stdout(c.json ? abJson(header, result) : abText(header, result));
+  return 0;
+}

@@ -1,0 +1,18 @@
+// The document layer's entrance: everything other folders use from it.
+export { TemplateDocument } from "./document";
+export { DEFAULT_ENGINES, ENGINE_IDS, ENGINE_LABELS, SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES, isEngineId } from "./types";
+export type {
+  CompletionItem,
+  CompletionKind,
+  Definition,
+  Diagnostic,
+  DocumentSymbol,
+  EngineId,
+  FoldingRange,
+  Hover,
+  SemanticToken,
+  SemanticTokenModifier,
+  SemanticTokenType,
+  Severity,
+  Span,
+} from "./types";

@@ -1,0 +1,5 @@
+// The services layer's entrance: everything other folders use from it.
+export type { CapabilitySummary } from "./capabilities";
+export type { CodeAction } from "./codeActions";
+export { validate } from "./diagnostics";
+export { getLanguageService } from "./languageService";

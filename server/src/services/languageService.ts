@@ -1,0 +1,56 @@
+// The language service facade: one method per editor feature, each a pure function of a parsed
+// template (and an offset). The LSP server, the CLI and the tests all go through here; positions
+// are UTF-16 offsets, converted to lines and columns only at the edges (document.lines).
+import {
+  type CompletionItem,
+  type Definition,
+  type Diagnostic,
+  type DocumentSymbol,
+  type FoldingRange,
+  type Hover,
+  type SemanticToken,
+  type Span,
+  TemplateDocument,
+} from "../document";
+import { getCapabilitySummary, type CapabilitySummary } from "./capabilities";
+import { getCodeActions, type CodeAction } from "./codeActions";
+import { doComplete } from "./completion";
+import { findDefinition } from "./definition";
+import { defaultValidationOptions, syntaxDiagnostics, validate, type ValidationOptions } from "./diagnostics";
+import { getFoldingRanges } from "./folding";
+import { doHover } from "./hover";
+import { getSemanticTokens } from "./semanticTokens";
+import { findDocumentSymbols } from "./symbols";
+
+export interface LanguageService {
+  parseTemplate(text: string): TemplateDocument;
+  doValidation(doc: TemplateDocument, options?: ValidationOptions): Diagnostic[];
+  /** The parser's problems alone: cheap, renders nothing (what is left to show when the engine checks fail). */
+  getSyntaxDiagnostics(doc: TemplateDocument): Diagnostic[];
+  doHover(doc: TemplateDocument, offset: number): Hover | null;
+  doComplete(doc: TemplateDocument, offset: number): CompletionItem[];
+  findDefinition(doc: TemplateDocument, offset: number): Definition | null;
+  findDocumentSymbols(doc: TemplateDocument): DocumentSymbol[];
+  getFoldingRanges(doc: TemplateDocument): FoldingRange[];
+  getSemanticTokens(doc: TemplateDocument): SemanticToken[];
+  /** Quick fixes for the engine diagnostics that touch `range`. */
+  getCodeActions(doc: TemplateDocument, range: Span, options?: ValidationOptions): CodeAction[];
+  /** What llama.cpp's capability probe and autoparser infer (code lens and hover at the top). */
+  getCapabilitySummary(doc: TemplateDocument): CapabilitySummary | null;
+}
+
+export function getLanguageService(): LanguageService {
+  return {
+    parseTemplate: (text) => new TemplateDocument(text),
+    doValidation: (doc, options = defaultValidationOptions) => validate(doc, options),
+    getSyntaxDiagnostics: syntaxDiagnostics,
+    doHover,
+    doComplete,
+    findDefinition,
+    findDocumentSymbols,
+    getFoldingRanges,
+    getSemanticTokens,
+    getCodeActions: (doc, range, options = defaultValidationOptions) => getCodeActions(doc, range, options),
+    getCapabilitySummary: (doc) => getCapabilitySummary(doc),
+  };
+}

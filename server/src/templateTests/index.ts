@@ -1,0 +1,20 @@
+// The templateTests layer's entrance: everything other folders use from it.
+export { REPORTERS, report } from "./reporters";
+export type { FileResult } from "./reporters";
+export { runCase } from "./runCase";
+export { TEST_FILE_SUFFIX, TestFileError, readTestFile } from "./testFile";
+export type { TestFile } from "./testFile";
+export { abHeader, abJson, abText } from "./abReport";
+export { runAb } from "./abRun";
+export type { AbTemplate } from "./abRun";
+export { EndpointError, endpointNotes, openEndpoint } from "./endpointClient";
+export type { Endpoint } from "./endpointClient";
+export { MAX_SAMPLES } from "./liveSpec";
+export { markersOf } from "./markers";
+export type { AbHeader } from "./abReport";
+export type { AbResult, AbSide } from "./abRun";
+export type { LiveContext } from "./liveCheck";
+export { failureText } from "./reporters";
+export type { CaseResult } from "./runCase";
+export { parseTestFile } from "./testFile";
+export { FAILURE_KINDS, FAILURE_LABELS } from "./turnVerdict";

@@ -1,0 +1,156 @@
+// The language server survives any document (issue 17): the analyses that render a template run in a
+// separate process with time and memory limits, a template that exhausts one gets a diagnostic naming it, and
+// the server keeps answering for every other document meanwhile and after.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import {
+  CompletionRequest,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DocumentSymbolRequest,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  type Diagnostic,
+  type MarkupContent,
+  type PublishDiagnosticsParams,
+} from "vscode-languageserver-protocol/node";
+import { HOSTILE_TEMPLATES } from "../../helpers/hostileTemplates";
+import { startServer, type TestClient } from "../../helpers/lspClient";
+
+const TIME_LIMIT_MS = 3000;
+const MEMORY_LIMIT_MB = 64;
+const ALL_ENGINES = ["jinja2", "llamacpp", "minja", "hfjinja"];
+const GOOD = "{%- for message in messages %}\n{{ message.content | trim }}\n{%- endfor %}";
+const hostile = (name: string) => HOSTILE_TEMPLATES.find((h) => h.name === name)!.template;
+/** Its engine checks take minutes (a string grown by replace until the output limit, in every scenario). */
+const SLOW = hostile("replace grows");
+
+async function start(diagnostics: object): Promise<TestClient> {
+  const client = startServer();
+  await client.connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { diagnostics: { debounceMs: 0, engines: ALL_ENGINES, ...diagnostics } },
+  });
+  await client.connection.sendNotification(InitializedNotification.type, {});
+  return client;
+}
+
+function open(client: TestClient, uri: string, text: string): Promise<PublishDiagnosticsParams> {
+  const next = client.nextDiagnostics(uri);
+  void client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri, languageId: "chat-template", version: 1, text },
+  });
+  return next;
+}
+
+function hover(client: TestClient, uri: string, line: number, character: number) {
+  return client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } });
+}
+
+const codes = (p: PublishDiagnosticsParams) => p.diagnostics.map((d) => d.code);
+const messageOf = (d: Diagnostic) => (typeof d.message === "string" ? d.message : d.message.value);
+
+describe("language server on hostile documents", () => {
+  let client: TestClient;
+  const good = "file:///work/good.jinja";
+
+  before(async () => {
+    client = await start({ timeLimitMs: TIME_LIMIT_MS });
+    await open(client, good, GOOD);
+  });
+  after(() => client.close());
+
+  it("answers hover, completion and symbols for another document while one document's analysis is stuck", async () => {
+    const slow = "file:///work/slow.jinja";
+    const stuck = open(client, slow, SLOW);
+    let done = false;
+    void stuck.then(() => (done = true));
+    const h = await hover(client, good, 1, 12);
+    const completion = await client.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri: good },
+      position: { line: 1, character: 11 },
+    });
+    const symbols = await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: good } });
+    assert.equal(done, false, "the slow document's analysis was still running");
+    assert.match((h?.contents as MarkupContent).value, /content/);
+    assert.ok(Array.isArray(completion) && completion.length > 0);
+    assert.ok(Array.isArray(symbols) && symbols.length > 0);
+
+    const limited = (await stuck).diagnostics.find((d) => d.code === "limit/analysis-time");
+    assert.ok(limited, JSON.stringify((await stuck).diagnostics));
+    assert.match(messageOf(limited), /ran past the analysis time limit \(3 s\)/);
+    assert.deepEqual(limited.range.start, { line: 0, character: 0 });
+  });
+
+  it("reports the batch bomb with the output limit, and 10,000 nested ifs with the nesting limit", async () => {
+    const batch = await open(client, "file:///work/batch.jinja", "{{ [1]|batch(10**10, 0)|list }}");
+    const limited = batch.diagnostics.find((d) => d.code === "compat/check-limit");
+    assert.ok(limited, JSON.stringify(batch.diagnostics));
+    assert.match(messageOf(limited), /output limit/);
+    const nested = await open(client, "file:///work/nested.jinja", hostile("10,000 nested ifs"));
+    assert.ok(codes(nested).includes("syntax/nesting"), JSON.stringify(codes(nested)));
+  });
+
+  it("checks other documents again after the failures", async () => {
+    const next = client.nextDiagnostics(good);
+    await client.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: good, version: 2 },
+      contentChanges: [{ text: GOOD + "\n{{ messages[0].content }" }],
+    });
+    assert.ok(codes(await next).some((c) => String(c).startsWith("syntax/")));
+    assert.ok(await hover(client, good, 1, 12));
+  });
+});
+
+describe("language server whose analysis process runs out of heap", () => {
+  let client: TestClient;
+  before(async () => {
+    client = await start({ timeLimitMs: 600_000, memoryLimitMb: MEMORY_LIMIT_MB });
+  });
+  after(() => client.close());
+
+  it("turns a value bomb that exhausts the analysis heap into a diagnostic naming the memory limit", async () => {
+    const p = await open(client, "file:///work/doubling.jinja", hostile("list doubled 40 times"));
+    const limited = p.diagnostics.find((d) => d.code === "limit/analysis-memory");
+    assert.ok(limited, JSON.stringify(p.diagnostics));
+    assert.match(messageOf(limited), /exhausted the analysis memory limit \(64 MB\)/);
+    const good = "file:///work/good.jinja";
+    // a fresh process runs the next document's engine checks to the end
+    assert.ok(codes(await open(client, good, GOOD)).includes("minja/throws"));
+  });
+});
+
+describe("language server whose analysis process is killed", () => {
+  let client: TestClient;
+  before(async () => {
+    client = await start({ timeLimitMs: 600_000 });
+  });
+  after(() => client.close());
+
+  it("reports the crash on the document being analysed and starts a fresh process for the next analysis", async () => {
+    const uri = "file:///work/slow.jinja";
+    // The process starts with the first analysis, so once it says so it is analysing this document.
+    const started = client.nextLog(/analysis process started \(pid (\d+)/);
+    const published = open(client, uri, SLOW);
+    const pid = Number((await started)[1]);
+    process.kill(pid, "SIGKILL");
+    const crash = (await published).diagnostics.find((d) => d.code === "analysis/crash");
+    assert.ok(crash, JSON.stringify((await published).diagnostics));
+    assert.match(messageOf(crash), /signal SIGKILL/);
+
+    const restarted = client.nextLog(/analysis process started \(pid (\d+)/);
+    const next = client.nextDiagnostics(uri);
+    await client.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: "{% if x %}" }],
+    });
+    assert.notEqual(Number((await restarted)[1]), pid);
+    assert.ok(
+      codes(await next).some((c) => String(c).startsWith("syntax/")),
+      JSON.stringify((await next).diagnostics),
+    );
+  });
+});

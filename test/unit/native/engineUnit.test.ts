@@ -1,0 +1,22 @@
+// The C++ unit tests of engine parts that need no model (native/src/tests): the DFlash draft-length
+// controller on simulated acceptance by position and by context, and the stream's message tracker on
+// hand-made parses.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { nativeBinDir } from "../../../native/engine/paths";
+
+describe("engine-unit-tests", () => {
+  it("passes: the draft controller goes plain on a rejected draft, drafts full blocks on an accepted one, follows context and recovers", () => {
+    const r = spawnSync(join(nativeBinDir(), "engine-unit-tests"), { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /all passed/);
+  });
+
+  it("passes: the message tracker sends what each parse adds, never takes text back, and announces calls once named, in order", () => {
+    const r = spawnSync(join(nativeBinDir(), "message-tracker-tests"), { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /all passed/);
+  });
+});

@@ -1,0 +1,123 @@
+// The .vsix as users get it: built by packaging/vsix.ts, read back from the zip.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import yauzl from "yauzl";
+import { contentProblems, packageContents, requiredFiles } from "../../../packaging/contents";
+import { buildVsix } from "../../../packaging/vsix";
+
+const ROOT = resolve(__dirname, "../../..");
+const BUDGET_BYTES = 40 * 1024 * 1024;
+
+function zipEntries(file: string): Promise<string[]> {
+  return new Promise((done, fail) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err) return fail(err);
+      const names: string[] = [];
+      zip.on("entry", (e: yauzl.Entry) => {
+        names.push(e.fileName);
+        zip.readEntry();
+      });
+      zip.on("end", () => done(names));
+      zip.on("error", fail);
+      zip.readEntry();
+    });
+  });
+}
+
+// vsce renames these three on the way in
+const RENAMED: Record<string, string> = { "readme.md": "README.md", "changelog.md": "CHANGELOG.md", "LICENSE.txt": "LICENSE" };
+const asCheckout = (entries: string[]) =>
+  entries
+    .filter((e) => e.startsWith("extension/"))
+    .map((e) => e.slice("extension/".length))
+    .map((f) => RENAMED[f] ?? f)
+    .sort();
+
+describe("the .vsix packages", () => {
+  const out = mkdtempSync(join(tmpdir(), "vsix-test-"));
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  for (const target of ["linux-x64", "universal"] as const) {
+    describe(target, () => {
+      let built: ReturnType<typeof buildVsix>;
+      let files: string[];
+      before(async () => {
+        built = buildVsix(target, out);
+        files = asCheckout(await zipEntries(built.file));
+      });
+
+      it("holds exactly the listed files, within the 40 MB budget", () => {
+        assert.deepEqual(files, packageContents(ROOT, target));
+        assert.ok(built.bytes <= BUDGET_BYTES, `${built.bytes} bytes`);
+      });
+
+      it("holds every run-time file and no test, TypeScript source, map or build intermediate", () => {
+        assert.deepEqual(contentProblems(files, target), []);
+        for (const f of requiredFiles(target)) assert.ok(files.includes(f), f);
+      });
+
+      it("holds what the manifest points at: the walkthrough's images and the files its commands open", () => {
+        const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+        for (const step of manifest.contributes.walkthroughs[0].steps) assert.ok(files.includes(step.media.image), step.media.image);
+        for (const f of ["templates/starters/chatml.jinja", "templates/walkthrough/engine-problem.jinja"]) assert.ok(files.includes(f), f);
+      });
+    });
+  }
+});
+
+describe("contentProblems", () => {
+  const good = requiredFiles("linux-x64");
+  it("names a test, a TypeScript source, a map, the llama.cpp source bundle and a missing run-time file", () => {
+    const bad = [
+      ...good.filter((f) => f !== "dist/server.js"),
+      "test/unit/x.test.ts",
+      "server/src/a.ts",
+      "dist/client.js.map",
+      "node_modules/node-llama-cpp/llama/gitRelease.bundle",
+    ];
+    assert.deepEqual(contentProblems(bad, "linux-x64").sort(), [
+      "build intermediate node_modules/node-llama-cpp/llama/gitRelease.bundle",
+      "development file server/src/a.ts",
+      "development file test/unit/x.test.ts",
+      "missing dist/server.js",
+      "source file dist/client.js.map",
+    ]);
+  });
+  it("finds no native file acceptable in the universal package", () => {
+    assert.deepEqual(contentProblems([...requiredFiles("universal"), "native/build/cmake/bin/cts_engine.node"], "universal"), [
+      "native file in the universal package native/build/cmake/bin/cts_engine.node",
+    ]);
+  });
+});
+
+describe("packageContents", () => {
+  it("ships any new file under templates/ and skips sources, maps and the native parts of the universal package", () => {
+    const root = mkdtempSync(join(tmpdir(), "contents-"));
+    try {
+      for (const f of [
+        "package.json",
+        "templates/new.schema.json",
+        "templates/starter/tests/a.json",
+        "dist/client.js",
+        "dist/client.js.map",
+        "client/src/extension.ts",
+        "native/build/cmake/bin/cts_engine.node",
+        "native/build/cmake/bin/dflash-bench",
+      ]) {
+        mkdirSync(dirname(join(root, f)), { recursive: true });
+        writeFileSync(join(root, f), "{}");
+      }
+      assert.deepEqual(packageContents(root, "universal"), [
+        "dist/client.js",
+        "package.json",
+        "templates/new.schema.json",
+        "templates/starter/tests/a.json",
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
