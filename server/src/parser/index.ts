@@ -1,6 +1,7 @@
 // The parser layer's entrance: everything other folders use from it.
 export type { Token } from "./lexer";
 export { LineIndex } from "./lineIndex";
+export { lex } from "./lexer";
 export { parse } from "./parser";
 export type { RelatedSpan, SyntaxProblem } from "./problems";
 export * from "./ast";

@@ -83,4 +83,25 @@ describe("probe renders that throw, as findings", () => {
       "with that probe, llama.cpp infers nothing",
     );
   });
+
+  it("a probe render out of the checks' limits stops the probe there, with a warning saying the caps are not llama.cpp's", () => {
+    const text = "{% for i in range(10000000) %}{% endfor %}";
+    const r = probeCaps(new TemplateDocument(text), llamacpp);
+    assert.deepEqual(r.probes, ["typed_content"], "no probe runs after the first that ran out");
+    assert.equal(r.exhausted?.code, "limit/steps");
+    const f = findings(text);
+    assert.deepEqual(
+      f.map((x) => [x.code, x.severity]),
+      [["llamacpp/probe-exhausted", "warning"]],
+    );
+    assert.match(f[0].message, /capabilities shown are not what llama\.cpp infers/);
+  });
+
+  it("a value shared with itself is marked used once per container, not once per path (2^40 paths)", () => {
+    const text =
+      "{% set ns = namespace(s=[1]) %}{% for i in range(40) %}{% set ns.s = [ns.s, ns.s] %}{% endfor %}{{ ns.s|length }}{{ messages|tojson }}";
+    const r = probeCaps(new TemplateDocument(text), llamacpp);
+    assert.equal(r.exhausted, null);
+    assert.equal(r.errors.length, 0);
+  });
 });

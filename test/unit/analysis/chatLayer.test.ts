@@ -32,6 +32,14 @@ const THINKING =
   "{% if add_generation_prompt %}<assistant>{% if enable_thinking is defined and not enable_thinking %}<think></think>{% endif %}{% endif %}";
 
 describe("llama-server engine (llama.cpp's chat layer)", () => {
+  it("a template whose capability probe runs out of the checks' limits: that limit error at its node, no render", () => {
+    const template = "{{ 'x' }}{% for i in range(10000000) %}{% endfor %}";
+    const r = server(template, { messages: [user("hi")] });
+    assert.equal(r.error?.code, "limit/steps");
+    assert.match(r.error!.message, /^llama-server's capability probe \(its typed_content render\) ran out of the checks' limits/);
+    assert.equal(r.error!.start, template.indexOf("range"), "at the loop's range");
+  });
+
   it("passes enable_thinking=true to a template that supports thinking, unless the scenario says otherwise", () => {
     const t = THINKING + "|{{ enable_thinking }}";
     assert.equal(output(t, { messages: [user("hi")], add_generation_prompt: true }), "<user>hi<assistant>|True");

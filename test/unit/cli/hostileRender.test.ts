@@ -25,14 +25,6 @@ const OUTPUT_LIMIT = 16 * 1024 * 1024;
 const BATCH = resolve(__dirname, "../../helpers/cliBatch.cjs");
 const ALL = [...HOSTILE_TEMPLATES, ...peerEscapes()];
 const ENGINES = registeredEngines();
-/**
- * Renders this suite found failing, still to fix (issue 17): each runs as a todo, so it is reported with its
- * faults without failing the run, and is to leave this list once fixed.
- */
-const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  "value bomb: list nested in itself, as JSON": "llama-server: past 120 s of wall-clock time (36 s of CPU alone)",
-  "size: 1,000,000 output tags": "llamacpp holds 1,046 MB (a provenance chunk per printed part); llama-server past 120 s",
-};
 const heavy = (h: HostileTemplate) => h.category === "value bomb" || h.category === "size";
 
 /** How one render ended; `maxRssMb` is its process's peak (shared by a batch). */
@@ -142,7 +134,7 @@ describe("hostile templates through `chat-template render`, every engine, in cap
 
   for (const h of ALL) {
     const name = `${h.category}: ${h.name}`;
-    it(name, { todo: KNOWN_FAILURES[name] }, () => {
+    it(name, () => {
       const faults = ENGINES.flatMap((engine) => {
         const f = fault(h, engine, runs.get(h)!.get(engine)!);
         return f ? [`${engine}: ${f}`] : [];

@@ -61,7 +61,16 @@ export interface CapsReport {
   /** The probes that ran, in order (some only run after others). */
   probes: ProbeName[];
   errors: ProbeError[];
+  /**
+   * The probe render that ran out of a limit (steps, output, memory, recursion), after which no other probe ran:
+   * a template that exhausts the budget on a dummy conversation would exhaust it on each of the others, and
+   * seven renders of a resource bomb cost seven times one. The caps are then not llama.cpp's.
+   */
+  exhausted: ProbeError | null;
 }
+
+/** Ends the probe at the first render that ran out of a limit. */
+class Exhausted extends Error {}
 
 const user = (content: unknown) => ({ role: "user", content });
 const STRING_MARKER = "STRING_MARKER";
@@ -122,6 +131,7 @@ export function probeCaps(
   const limits = options.limits ?? CHECK_LIMITS;
   const errors: ProbeError[] = [];
   const probes: ProbeName[] = [];
+  let exhausted: ProbeError | null = null;
 
   /** caps_try_execute: the context llama.cpp builds, then `extra` (its ctx_fn). */
   const run = (probe: ProbeName, messages: unknown[], tools: unknown[] | null, extra: Record<string, unknown> = {}): Run => {
@@ -129,7 +139,14 @@ export function probeCaps(
     probes.push(probe);
     const context = { messages, tools: tools ?? [], bos_token: "", eos_token: "", add_generation_prompt: true, ...extra };
     const r = recordingUsage(usage, () => render(doc, context, { dialect: instrumented, now: CHECK_NOW, limits }));
-    if (r.error) errors.push({ probe, start: r.error.start, end: r.error.end, code: r.error.code, message: r.error.message });
+    if (r.error) {
+      const e: ProbeError = { probe, start: r.error.start, end: r.error.end, code: r.error.code, message: r.error.message };
+      errors.push(e);
+      if (e.code.startsWith("limit/")) {
+        exhausted = e;
+        throw new Exhausted();
+      }
+    }
     return { success: r.error === null, output: r.output, usage };
   };
 
@@ -145,11 +162,23 @@ export function probeCaps(
     supports_reasoning_effort: false,
   };
 
+  try {
+    inferCaps(caps, run, options);
+  } catch (e) {
+    if (!(e instanceof Exhausted)) throw e;
+  }
+  return { caps, probes, errors, exhausted };
+}
+
+type RunProbe = (probe: ProbeName, messages: unknown[], tools: unknown[] | null, extra?: Record<string, unknown>) => Run;
+
+/** caps_get's probes in its order, each reading what the render used (usage.ts); fills in `caps`. */
+function inferCaps(caps: Caps, run: RunProbe, options: { nullTools?: boolean }): void {
   if (options.nullTools) {
     const r = run("null_tools", [user("User message")], [null]);
     if (!r.success) {
       for (const k of CAPS_KEYS) caps[k] = false;
-      return { caps, probes, errors };
+      return;
     }
   }
 
@@ -221,6 +250,4 @@ export function probeCaps(
     reasoning_strength: "low",
   });
   caps.supports_reasoning_effort = effort.usage.isUsed(["reasoning_effort"], true) || effort.usage.isUsed(["reasoning_strength"]);
-
-  return { caps, probes, errors };
 }

@@ -54,6 +54,16 @@ export function probeFindings(doc: TemplateDocument, dialect: Dialect, options: 
       });
       continue;
     }
+    if (e.code.startsWith("limit/")) {
+      // The checks stopped the probe (capsProbe.ts: exhausted); llama.cpp, which has no limits, would go on.
+      out.push({
+        ...base,
+        code: `${dialect.engine}/probe-exhausted`,
+        severity: "warning",
+        message: `${eng}'s capability probe ran out of the checks' limits here (${cause}), so the checks stopped it: the capabilities shown are not what ${eng} infers, and ${eng}, which has no such limits, spends that much on every probe render.`,
+      });
+      continue;
+    }
     const all = probes.every((p) => group.some((g) => g.probe === p));
     const effect = all
       ? `${eng} infers nothing: ${NOTHING}`

@@ -92,21 +92,30 @@ export class Usage {
     keys.add(key);
   }
 
-  /** mark_used(v, deep = true): the value and everything inside it. */
-  deep(v: Value, depth = 0): void {
+  /**
+   * mark_used(v, deep = true): the value and everything inside it. A container met again at no smaller depth
+   * marks nothing new, and skipping it keeps a value shared with itself (`[s, s]` forty times over: 2^40 paths,
+   * 41 lists) from being walked path by path.
+   */
+  deep(v: Value, depth = 0, seen = new Map<object, number>()): void {
     this.mark(v);
     if (depth > 64) return;
+    if (typeof v === "object" && v !== null) {
+      const before = seen.get(v);
+      if (before !== undefined && before <= depth) return;
+      seen.set(v, depth);
+    }
     const items = Array.isArray(v) ? v : v instanceof Tuple ? v.items : null;
     if (items) {
       items.forEach((x, i) => {
         this.member(v as object, i);
-        this.deep(x, depth + 1);
+        this.deep(x, depth + 1, seen);
       });
     } else if (v instanceof PyDict) {
       for (const [k, x] of v.entries()) {
         if (typeof k === "string") this.member(v, k);
-        this.deep(k, depth + 1);
-        this.deep(x, depth + 1);
+        this.deep(k, depth + 1, seen);
+        this.deep(x, depth + 1, seen);
       }
     }
   }

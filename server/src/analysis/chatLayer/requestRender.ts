@@ -5,7 +5,7 @@
 // handlers' own additions (gemma 4's model turn). Other dialects render the context as given.
 import { type Dialect, type Limits, PyDict, render, type RenderResult, Tuple, type Value, type WallClock } from "../../interpreter";
 import type { TemplateDocument } from "../../document";
-import { capsOf } from "../caps/capsProbe";
+import { capsOf, type ProbeError } from "../caps/capsProbe";
 import { requestContexts, type ServedTemplate } from "./chatLayerContext";
 import { chatLayerRequest, RequestRefused } from "./requestInputs";
 import { type Continuation, specializedHandler } from "./specializedHandlers";
@@ -37,6 +37,15 @@ function refused(doc: TemplateDocument, why: string): RenderResult {
   return { output: "", chunks: [], error: { code: "runtime/value", message, start: t.start, end: t.end, nodeId: t.id } };
 }
 
+/**
+ * The capability probe ran out of the checks' limits: llama-server would go on probing (it has no limits) and
+ * then render, and so many renders of a resource bomb are not worth waiting for. The probe's error, at its node.
+ */
+function probeExhausted(e: ProbeError): RenderResult {
+  const message = `llama-server's capability probe (its ${e.probe} render) ran out of the checks' limits, so its prompt is not rendered: ${e.message}`;
+  return { output: "", chunks: [], error: { code: e.code, message, start: e.start, end: e.end, nodeId: -1 } };
+}
+
 /** common_chat_msg::render_content: text parts joined by a blank line. */
 function contentText(m: Obj): string {
   if (typeof m.content === "string") return m.content;
@@ -64,7 +73,8 @@ export function renderRequest(doc: TemplateDocument, context: PyDict, options: R
   const { dialect, now, limits } = options;
   const renderWith = options.renderWith ?? dialect;
   if (!dialect.chatLayer) return render(doc, context, { dialect: renderWith, now, limits });
-  const caps = capsOf(doc, dialect).caps;
+  const { caps, exhausted } = capsOf(doc, dialect);
+  if (exhausted) return probeExhausted(exhausted);
   let request;
   try {
     request = chatLayerRequest(plain(context) as Obj, supportsThinking(doc, dialect, caps));
@@ -127,7 +137,8 @@ function autoparserContinuation(c: Continuation, markers: ReasoningMarkers | nul
  */
 export function chatLayerChanges(doc: TemplateDocument, dialect: Dialect, context: PyDict): string[] {
   if (!dialect.chatLayer) return [];
-  const caps = capsOf(doc, dialect).caps;
+  const { caps, exhausted } = capsOf(doc, dialect);
+  if (exhausted) return [];
   const given = plain(context) as Obj;
   let request;
   try {
