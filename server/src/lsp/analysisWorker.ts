@@ -84,8 +84,9 @@ export class AnalysisWorker {
     const started = (this.process ??= this.start(memoryMb));
     const id = this.nextId++;
     const timer = setTimeout(() => {
-      this.finish({ ok: false, failure: { limit: "time", message: `ran past the analysis time limit (${seconds(timeMs)})` } });
+      // stopped first: finishing starts the next request, which must not go to the process about to be killed
       this.stop();
+      this.finish({ ok: false, failure: { limit: "time", message: `ran past the analysis time limit (${seconds(timeMs)})` } });
     }, timeMs);
     this.running = { id, job, timer, process: started };
     started.child.send({ id, request: job.request });

@@ -81,7 +81,10 @@ export function startServer(connection: Connection): void {
     const version = documents.get(uri)?.version;
     if (!doc || failed.get(uri)?.version === version) return null;
     const r = request(doc);
-    const outcome = await worker.run(`${r.kind} ${uri}`, r);
+    // A newer request with the same key replaces a waiting one: a newer check of the document, or code actions for
+    // the same range. Code actions for another range are another question (the cursor's and a Problems view row's).
+    const key = r.kind === "codeActions" ? `${r.kind} ${uri} ${r.range.start}-${r.range.end}` : `${r.kind} ${uri}`;
+    const outcome = await worker.run(key, r);
     if (!outcome || documents.get(uri)?.version !== version) return null;
     if (!outcome.ok) {
       failed.set(uri, { version: version!, failure: outcome.failure });

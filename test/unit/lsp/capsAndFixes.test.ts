@@ -16,6 +16,7 @@ import {
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
 import { fixture } from "../../helpers/cli";
+import { HOSTILE_TEMPLATES } from "../../helpers/hostileTemplates";
 import { startServer, type TestClient } from "../../helpers/lspClient";
 
 const URI = "file:///work/glm/chat_template.jinja";
@@ -96,5 +97,46 @@ describe("language server: capabilities and quick fixes", () => {
     const after = await next;
     assert.ok(after.diagnostics.length > 0);
     assert.ok(!after.diagnostics.some((d) => d.code === "llamacpp/null-tools-probe"));
+  });
+});
+
+describe("language server: code actions queued behind a slow analysis", () => {
+  let client: TestClient;
+  before(async () => {
+    client = startServer();
+    await client.connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+      initializationOptions: { diagnostics: { debounceMs: 0, timeLimitMs: 3000 } },
+    });
+    await client.connection.sendNotification(InitializedNotification.type, {});
+  });
+  after(() => client.close());
+
+  it("each range asked for gets its own answer, behind an analysis the time limit stops (the cursor's and a Problems view row's)", async () => {
+    // its engine checks run until the time limit, so the requests below wait in the analysis queue
+    const slow = HOSTILE_TEMPLATES.find((h) => h.name === "replace grows")!.template;
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: "file:///work/slow.jinja", languageId: "chat-template", version: 1, text: slow },
+    });
+    // its check starts once the debounce timer fires
+    await new Promise((r) => setTimeout(r, 500));
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT },
+    });
+    const line = TEXT.split("\n").findIndex((l) => l.includes("m.content.0.output"));
+    const character = TEXT.split("\n")[line].indexOf("m.content.0.output");
+    const ask = (range: { start: { line: number; character: number }; end: { line: number; character: number } }) =>
+      client.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri: URI }, range, context: { diagnostics: [] } });
+    // a queue that kept one code action request per document answered the row's with nothing once the cursor's came
+    const [row] = (await Promise.all([
+      ask({ start: { line, character }, end: { line, character: character + 11 } }),
+      ask({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }),
+    ])) as CodeAction[][];
+    assert.ok(
+      row.some((a) => a.title === "Write m.content[0]"),
+      JSON.stringify(row.map((a) => a.title)),
+    );
   });
 });
