@@ -1,7 +1,7 @@
 // Where the extension host runs the user's template: a Node helper process (a LineProcess) started with a capped
 // V8 heap and a time limit per request, so that a template that exhausts either ends that process, never the
 // extension host, and the caller gets an error that names the limit. The preview's dialect columns, "Test
-// Template Against Model" and the Test Explorer's cases all run their templates through one of these.
+// Template Against Model", the Test Explorer's cases and Compare Templates run their templates in these.
 import { LineProcess } from "./lineProcess";
 
 /** The heap of each helper that renders a template: a value bomb past it is an error, not a dead extension host. */

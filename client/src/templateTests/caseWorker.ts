@@ -1,12 +1,12 @@
-// The helper process behind the Test Explorer (caseProcess.ts): runs one case of a `*.chat-template-test.json`
-// per stdin line with the runner of `chat-template test`, and answers its result on stdout. A case renders the
-// user's template many times (caps probes, renders, diagnostics); here a template that exhausts the heap or runs
-// long ends only this process, and the case fails saying which limit it met.
+// The helper process behind the Test Explorer and Compare Templates (caseProcess.ts): per stdin line, runs one
+// case of a `*.chat-template-test.json` with the runner of `chat-template test`, or reads a template's markers,
+// and answers on stdout. Both render the user's template many times (caps probes, renders, diagnostics); here a
+// template that exhausts the heap or runs long ends only this process, and the caller says which limit it met.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { TemplateDocument } from "../../../server/src/document";
 import { markersOf, readTestFile, runCase } from "../../../server/src/templateTests";
-import type { CaseReply, CaseRequest } from "./caseProcess";
+import type { CaseReply, CaseRequest, WorkerRequest } from "./caseProcess";
 
 const say = (obj: object) => process.stdout.write(JSON.stringify(obj) + "\n");
 
@@ -29,6 +29,11 @@ async function run(req: CaseRequest): Promise<CaseReply> {
   return { ok: true, result: await runCase(last, tc, { updateSnapshots: req.updateSnapshots, live }) };
 }
 
+async function answer(req: WorkerRequest): Promise<object> {
+  if (req.kind === "case") return run(req);
+  return { ok: true, markers: markersOf(new TemplateDocument(req.template)) };
+}
+
 createInterface({ input: process.stdin }).on("line", (line) => {
-  run(JSON.parse(line) as CaseRequest).then(say, (e: Error) => say({ ok: false, message: e.message } satisfies CaseReply));
+  answer(JSON.parse(line) as WorkerRequest).then(say, (e: Error) => say({ ok: false, message: e.message } satisfies CaseReply));
 });

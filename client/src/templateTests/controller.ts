@@ -4,7 +4,6 @@
 // diff for render comparisons, and accepts a changed snapshot ("Update Snapshot", or the "Update
 // Snapshots" run profile). The cases run in a helper process with limits (caseProcess.ts), so no template
 // under test blocks or ends the extension host.
-import { join } from "node:path";
 import * as vscode from "vscode";
 import {
   type Endpoint,
@@ -17,14 +16,11 @@ import {
   TestFileError,
 } from "../../../server/src/templateTests";
 import type { EndpointService } from "../endpoint/service";
-import { RENDER_MEMORY_MB } from "../helperProcess/limitedProcess";
-import { CaseProcess } from "./caseProcess";
+import { extensionCaseProcess } from "./caseProcess";
 import { caseMessages } from "./messages";
 
 const GLOB = `**/*${TEST_FILE_SUFFIX}`;
 const SNAPSHOT_MESSAGE = "chatTemplate.snapshotMismatch";
-/** One case (caps probes, renders in each engine, diagnostics) past this is stopped; a live case adds its requests' time. */
-const CASE_TIME_LIMIT_MS = 60_000;
 
 export function registerTemplateTests(context: vscode.ExtensionContext, service: EndpointService): void {
   const ctrl = vscode.tests.createTestController("chatTemplate.tests", "Chat Template Tests");
@@ -106,12 +102,7 @@ export function registerTemplateTests(context: vscode.ExtensionContext, service:
     }
     const excluded = new Set((request.exclude ?? []).map((i) => i.id));
     let live: Awaited<ReturnType<typeof liveEndpoint>> | undefined;
-    const cases = new CaseProcess({
-      command: process.execPath,
-      args: [context.asAbsolutePath(join("dist", "templateTestWorker.js"))],
-      timeoutMs: CASE_TIME_LIMIT_MS,
-      memoryMb: RENDER_MEMORY_MB,
-    });
+    const cases = extensionCaseProcess(context.extensionPath);
     try {
       for (const [fileId, names] of byFile) {
         if (token.isCancellationRequested) break;

@@ -18,3 +18,4 @@ export { failureText } from "./reporters";
 export type { CaseResult } from "./runCase";
 export { parseTestFile } from "./testFile";
 export { FAILURE_KINDS, FAILURE_LABELS } from "./turnVerdict";
+export type { Markers } from "./turnVerdict";

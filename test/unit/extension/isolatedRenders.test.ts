@@ -12,7 +12,8 @@ import { CaseProcess } from "../../../client/src/templateTests/caseProcess";
 import { renderPrompt } from "../../../client/src/testAgainstModel/prompt";
 import { TemplateDocument } from "../../../server/src/document";
 import { parseJson, type PyDict } from "../../../server/src/interpreter";
-import { readTestFile, runCase } from "../../../server/src/templateTests";
+import { markersOf, readTestFile, runCase } from "../../../server/src/templateTests";
+import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { HOSTILE_TEMPLATES } from "../../helpers/hostileTemplates";
 
 /** The bundled helpers, as the extension starts them (dist/ is built before the tests). */
@@ -21,11 +22,13 @@ const CASE_WORKER = resolve(__dirname, "../../../dist/templateTestWorker.js");
 const NOW = { year: 2026, month: 1, day: 2, hour: 3, minute: 4, second: 5, microsecond: 0 };
 const CONTEXT = parseJson(JSON.stringify({ messages: [{ role: "user", content: "hi" }] })) as PyDict;
 const hostile = (name: string) => HOSTILE_TEMPLATES.find((h) => h.name === name)!.template;
-/** Past the helpers' 64 MB heap long before the dialect's output limit stops it (in process: some 300 MB first). */
+/** Past the helpers' heap long before the dialects' limits stop it (in process: some 300 MB first; the caps probe's 64 MB). */
 const HEAP_BOMB = hostile("list doubled 40 times");
 /** Per-character work inside a builtin, which the step budget does not count, on bounded values. */
 const SLOW = "{% set s = 'ab ' * 1000000 %}{% for i in range(100) %}{{ s|title|length }}{% endfor %}";
-const HELPER_HEAP_MB = 64;
+const HELPER_HEAP_MB = 32;
+/** Room for SLOW's bounded values: it meets the time limit, not the heap's. */
+const SLOW_HEAP_MB = 1024;
 /** This process's heap stays far below what the bomb builds. */
 const CALLER_HEAP_BOUND = 256 * 1024 * 1024;
 
@@ -44,8 +47,8 @@ async function whileResponsive<T>(work: () => Promise<T>): Promise<{ value: T; t
 
 describe("Test Template Against Model: the prompt renders in a helper process", () => {
   const opened: { dispose(): void }[] = [];
-  const reference = (timeoutMs: number) => {
-    const e = dialectProcessEngine({ command: process.execPath, args: [DIALECT_WORKER], timeoutMs, memoryMb: HELPER_HEAP_MB }, "jinja2");
+  const reference = (timeoutMs: number, memoryMb = HELPER_HEAP_MB) => {
+    const e = dialectProcessEngine({ command: process.execPath, args: [DIALECT_WORKER], timeoutMs, memoryMb }, "jinja2");
     opened.push(e);
     return e;
   };
@@ -70,7 +73,7 @@ describe("Test Template Against Model: the prompt renders in a helper process", 
   });
 
   it("a render past the time limit is an error naming the limit", async () => {
-    const r = await renderPrompt(reference(1000), input(SLOW));
+    const r = await renderPrompt(reference(1000, SLOW_HEAP_MB), input(SLOW));
     assert.deepEqual(r, {
       ok: false,
       message: "the template does not render: this template ran past the render time limit (1 s); its process was stopped",
@@ -87,10 +90,10 @@ function suite(template: string, cases: unknown[]): string {
   return file;
 }
 
-describe("Test Explorer: each case runs in a helper process", () => {
+describe("Test Explorer and Compare Templates: each case and probe runs in a helper process", () => {
   const opened: CaseProcess[] = [];
-  const cases = (timeoutMs: number) => {
-    const p = new CaseProcess({ command: process.execPath, args: [CASE_WORKER], timeoutMs, memoryMb: HELPER_HEAP_MB });
+  const cases = (timeoutMs: number, memoryMb = HELPER_HEAP_MB) => {
+    const p = new CaseProcess({ command: process.execPath, args: [CASE_WORKER], timeoutMs, memoryMb });
     opened.push(p);
     return p;
   };
@@ -129,8 +132,19 @@ describe("Test Explorer: each case runs in a helper process", () => {
     assert.ok(next.ok && next.result.failures.length === 0, JSON.stringify(next));
   });
 
+  it("Compare Templates' markers are the runner's; a value bomb that exhausts the helper's heap is an error naming it", async () => {
+    const p = cases(60_000);
+    assert.deepEqual(await p.markers(QWEN3_CHAT_TEMPLATE), { ok: true, markers: markersOf(new TemplateDocument(QWEN3_CHAT_TEMPLATE)) });
+    const { value, turns } = await whileResponsive(() => p.markers(HEAP_BOMB));
+    assert.deepEqual(value, {
+      ok: false,
+      message: `this template exhausted the render memory limit (${HELPER_HEAP_MB} MB); its process was stopped`,
+    });
+    assert.ok(turns > 0, "the event loop turned while the template was probed");
+  });
+
   it("a case past the time limit fails naming the limit", async () => {
-    const reply = await run(cases(1000), suite(SLOW, [{ name: "slow", ...RENDERS }]), "slow");
+    const reply = await run(cases(1000, SLOW_HEAP_MB), suite(SLOW, [{ name: "slow", ...RENDERS }]), "slow");
     assert.deepEqual(reply, { ok: false, message: "this template ran past the render time limit (1 s); its process was stopped" });
   });
 });
