@@ -37,6 +37,8 @@ const entries = [
   { entryPoints: ["client/src/preview/engines/llamacppWorker.ts"], outfile: "dist/llamacppWorker.js" },
   // the preview's dialect columns render in these processes (client/src/preview/engines/dialectProcess.ts)
   { entryPoints: ["client/src/preview/engines/dialectWorker.ts"], outfile: "dist/dialectWorker.js" },
+  // the Test Explorer's cases run in these (client/src/templateTests/caseProcess.ts)
+  { entryPoints: ["client/src/templateTests/caseWorker.ts"], outfile: "dist/templateTestWorker.js" },
 ];
 
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));

@@ -116,6 +116,7 @@ export function requiredFiles(target: Target): string[] {
     "dist/templateGuardWorker.js",
     "dist/llamacppWorker.js",
     "dist/dialectWorker.js",
+    "dist/templateTestWorker.js",
     "dist/preview/main.js",
     "dist/preview/preview.css",
   ];

@@ -48,6 +48,8 @@ export interface ModelInput {
   context: PyDict;
   /** Why the extra variables were left out, or null. */
   problem: string | null;
+  /** What strftime_now sees, as in the preview's renders. */
+  now: WallClock;
 }
 
 export interface TemplateInput {
@@ -132,7 +134,8 @@ export class PreviewController {
     if (this.doc?.text !== t.text) this.doc = new TemplateDocument(t.text);
     const { context, problem } = buildContext(this.scenarioContext, this.options, model ?? t.model);
     const scenario = this.scenarios.find((s) => s.id === this.scenarioId)?.name ?? "";
-    return { uri: t.uri, name: t.name, text: t.text, doc: this.doc, scenario, context, problem };
+    const now = (this.o.clock ?? localClock)();
+    return { uri: t.uri, name: t.name, text: t.text, doc: this.doc, scenario, context, problem, now };
   }
 
   /** Shows (or updates) the model output pane. */

@@ -9,15 +9,14 @@ import { boundModel } from "../gguf/binding";
 import { ggufOf, GGUF_TEMPLATE_SCHEME } from "../gguf/fileSystem";
 import type { ModelBinding } from "../gguf/modelBinding";
 import { PreviewController, type PreviewHost, type TemplateInput } from "./controller";
-import { dialectProcessEngines } from "./engines/dialectProcess";
+import { RENDER_MEMORY_MB } from "../helperProcess/limitedProcess";
+import { dialectProcessEngines, type DialectProcessOptions } from "./engines/dialectProcess";
 import { realJinja2Engine } from "./engines/realJinja2";
 import { realLlamaCppEngine, unavailableLlamaCppEngine } from "./engines/realLlamaCpp";
 import { builtinScenarios, workspaceScenario, type ScenarioEntry } from "./model/scenarios";
 import { previewPage } from "./page";
 
 const VIEW_TYPE = "chatTemplate.preview";
-/** The heap of each dialect column's render process: a value bomb past it is an error in that column. */
-const DIALECT_MEMORY_MB = 1024;
 
 export function isChatTemplate(doc: vscode.TextDocument): boolean {
   return doc.languageId === "chat-template";
@@ -31,6 +30,16 @@ function settings() {
     python: c.get<string>("pythonPath", "python3") || "python3",
     tokenizerModel: c.get<string>("tokenizerModel", ""),
     timeoutMs: c.get<number>("realEngineTimeoutMs", 5000),
+  };
+}
+
+/** How the dialect columns' helpers start, with their limits; "Test Template Against Model" renders with the same. */
+export function dialectProcessOptions(context: vscode.ExtensionContext): DialectProcessOptions {
+  return {
+    command: process.execPath,
+    args: [context.asAbsolutePath(join("dist", "dialectWorker.js"))],
+    timeoutMs: settings().timeoutMs,
+    memoryMb: RENDER_MEMORY_MB,
   };
 }
 
@@ -86,12 +95,7 @@ export class PreviewPanel {
       transport: { post: (m) => void w.postMessage(m), onMessage: (listener) => w.onDidReceiveMessage(listener) },
       host: this.host(),
       engines: [
-        ...dialectProcessEngines({
-          command: process.execPath,
-          args: [context.asAbsolutePath(join("dist", "dialectWorker.js"))],
-          timeoutMs: s.timeoutMs,
-          memoryMb: DIALECT_MEMORY_MB,
-        }),
+        ...dialectProcessEngines(dialectProcessOptions(context)),
         engine.available
           ? realLlamaCppEngine({
               command: process.execPath,

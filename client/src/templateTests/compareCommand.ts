@@ -2,12 +2,10 @@
 // one, on the editor's endpoint, with the live cases of a test file; the report opens as a chart.
 import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
-import { TemplateDocument } from "../../../server/src/document";
 import {
   abHeader,
   type AbTemplate,
   EndpointError,
-  markersOf,
   MAX_SAMPLES,
   openEndpoint,
   readTestFile,
@@ -18,6 +16,7 @@ import {
 } from "../../../server/src/templateTests";
 import type { EndpointService } from "../endpoint/service";
 import { abPage } from "./abPage";
+import { extensionCaseProcess } from "./caseProcess";
 
 async function pickOther(a: vscode.Uri): Promise<vscode.Uri | undefined> {
   const browse = "$(folder-opened) Browse…";
@@ -98,17 +97,22 @@ export function registerCompareTemplates(context: vscode.ExtensionContext, servi
           `${endpoint.base} (${endpoint.server}) takes no per-request chat template, so both templates would run with the one it serves. Use the bundled endpoint or vLLM.`,
         );
       }
-      const templates = [a, b].map((u, i): AbTemplate => {
-        const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
-        // an open editor's text, saved or not: what the user sees is what is compared
-        const text = open?.getText() ?? readFileSync(u.fsPath, "utf8");
-        return {
-          label: i === 0 ? "A" : "B",
-          path: vscode.workspace.asRelativePath(u),
-          text,
-          markers: markersOf(new TemplateDocument(text)),
-        };
-      }) as [AbTemplate, AbTemplate];
+      const templates: AbTemplate[] = [];
+      // the markers probe the template: in a helper process with limits, not in the extension host
+      const helper = extensionCaseProcess(context.extensionPath);
+      try {
+        for (const [i, u] of [a, b].entries()) {
+          const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
+          // an open editor's text, saved or not: what the user sees is what is compared
+          const text = open?.getText() ?? readFileSync(u.fsPath, "utf8");
+          const path = vscode.workspace.asRelativePath(u);
+          const markers = await helper.markers(text);
+          if (!markers.ok) return void vscode.window.showErrorMessage(`${path}: ${markers.message}`);
+          templates.push({ label: i === 0 ? "A" : "B", path, text, markers: markers.markers });
+        }
+      } finally {
+        helper.dispose();
+      }
       const cases = suite.cases.flatMap((x) => (x.live ? [{ name: x.name, live: x.live }] : []));
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: "Comparing templates on the model", cancellable: true },
@@ -116,7 +120,7 @@ export function registerCompareTemplates(context: vscode.ExtensionContext, servi
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
           let last = 0;
-          const r = await runAb(cases, templates, endpoint, {
+          const r = await runAb(cases, templates as [AbTemplate, AbTemplate], endpoint, {
             samples: Number(samplesText),
             signal: abort.signal,
             onProgress: (done, total) => {

@@ -2,23 +2,21 @@
 // workspace with its cases (at their lines), runs them with the same runner as `chat-template test` (live
 // cases on the editor's endpoint, skipped when none is running), shows failures at the case's line with a
 // diff for render comparisons, and accepts a changed snapshot ("Update Snapshot", or the "Update
-// Snapshots" run profile).
-import { readFileSync } from "node:fs";
+// Snapshots" run profile). The cases run in a helper process with limits (caseProcess.ts), so no template
+// under test blocks or ends the extension host.
 import * as vscode from "vscode";
-import { TemplateDocument } from "../../../server/src/document";
 import {
+  type Endpoint,
   EndpointError,
-  type LiveContext,
-  markersOf,
   openEndpoint,
   parseTestFile,
   readTestFile,
-  runCase,
   TEST_FILE_SUFFIX,
   type TestFile,
   TestFileError,
 } from "../../../server/src/templateTests";
 import type { EndpointService } from "../endpoint/service";
+import { extensionCaseProcess } from "./caseProcess";
 import { caseMessages } from "./messages";
 
 const GLOB = `**/*${TEST_FILE_SUFFIX}`;
@@ -82,11 +80,11 @@ export function registerTemplateTests(context: vscode.ExtensionContext, service:
   );
 
   /** The editor's endpoint for live cases, or why there is none (they are then skipped). */
-  async function liveEndpoint(): Promise<Omit<LiveContext, "template" | "markers"> | string> {
+  async function liveEndpoint(): Promise<Endpoint | string> {
     const c = await service.connection();
     if (!c) return "no endpoint is running (Chat Template: Start Endpoint, or an external one in chatTemplate.endpoint)";
     try {
-      return { endpoint: await openEndpoint(c.url, c.apiKey) };
+      return await openEndpoint(c.url, c.apiKey);
     } catch (e) {
       if (e instanceof EndpointError) return e.message;
       throw e;
@@ -104,6 +102,7 @@ export function registerTemplateTests(context: vscode.ExtensionContext, service:
     }
     const excluded = new Set((request.exclude ?? []).map((i) => i.id));
     let live: Awaited<ReturnType<typeof liveEndpoint>> | undefined;
+    const cases = extensionCaseProcess(context.extensionPath);
     try {
       for (const [fileId, names] of byFile) {
         if (token.isCancellationRequested) break;
@@ -113,16 +112,13 @@ export function registerTemplateTests(context: vscode.ExtensionContext, service:
           (i) => !excluded.has(i.id) && (names === "all" || names.has(i.id.split(/#(.*)/s)[1])),
         );
         let file: TestFile;
-        let text: string;
         try {
           file = readTestFile(fileItem.uri.fsPath);
-          text = readFileSync(file.templatePath, "utf8");
         } catch (e) {
-          const message = e instanceof TestFileError ? e.message : `cannot read the template: ${(e as Error).message}`;
-          for (const i of items) testRun.errored(i, new vscode.TestMessage(message));
+          if (!(e instanceof TestFileError)) throw e;
+          for (const i of items) testRun.errored(i, new vscode.TestMessage(e.message));
           continue;
         }
-        const doc = new TemplateDocument(text);
         for (const item of items) {
           if (token.isCancellationRequested) break;
           const tc = file.cases.find((c) => c.name === item.label);
@@ -132,14 +128,21 @@ export function registerTemplateTests(context: vscode.ExtensionContext, service:
           }
           testRun.started(item);
           if (tc.live && live === undefined) live = await liveEndpoint();
-          const liveContext = tc.live && typeof live === "object" ? { ...live, template: text, markers: markersOf(doc) } : undefined;
-          const result = await runCase(doc, tc, { updateSnapshots, live: liveContext });
+          const endpoint = tc.live && typeof live === "object" ? live : undefined;
+          const reply = await cases.run(tc, { testFile: file.path, name: tc.name, updateSnapshots, endpoint });
+          const at = new vscode.Location(fileItem.uri, new vscode.Position(tc.line - 1, 0));
+          if (!reply.ok) {
+            const msg = new vscode.TestMessage(reply.message);
+            msg.location = at;
+            testRun.failed(item, msg);
+            continue;
+          }
+          const result = reply.result;
           for (const w of result.written) testRun.appendOutput(`wrote snapshot ${w}\r\n`, undefined, item);
           if (result.skipped) {
             testRun.appendOutput(`${tc.name}: skipped, ${typeof live === "string" ? live : result.skipped}\r\n`, undefined, item);
             testRun.skipped(item);
           } else if (result.failures.length) {
-            const at = new vscode.Location(fileItem.uri, new vscode.Position(tc.line - 1, 0));
             const messages = caseMessages(result).map((m) => {
               const msg =
                 m.expected !== undefined ? vscode.TestMessage.diff(m.text, m.expected, m.actual!) : new vscode.TestMessage(m.text);
@@ -152,6 +155,7 @@ export function registerTemplateTests(context: vscode.ExtensionContext, service:
         }
       }
     } finally {
+      cases.dispose();
       testRun.end();
     }
   }

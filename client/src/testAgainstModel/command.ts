@@ -4,7 +4,9 @@
 import * as vscode from "vscode";
 import { EndpointClient } from "../endpoint/http";
 import type { EndpointService } from "../endpoint/service";
-import { PreviewPanel } from "../preview/panel";
+import { dialectProcessEngine } from "../preview/engines/dialectProcess";
+import { REFERENCE_ENGINE, type PreviewEngine } from "../preview/engines/engine";
+import { dialectProcessOptions, PreviewPanel } from "../preview/panel";
 import type { ModelOutputView } from "../preview/protocol";
 import { chatRequestOf, renderPrompt } from "./prompt";
 import { runModelTest } from "./run";
@@ -19,6 +21,8 @@ function templateDocument(): vscode.TextDocument | undefined {
 
 export function registerTestAgainstModel(context: vscode.ExtensionContext, service: EndpointService): void {
   let running: AbortController | null = null;
+  /** Renders the completion prompt: the reference dialect in a helper process, started at the first test. */
+  let reference: PreviewEngine | null = null;
 
   async function connection() {
     const c = await service.connection();
@@ -74,7 +78,11 @@ export function registerTestAgainstModel(context: vscode.ExtensionContext, servi
       return fail("", `no model: ${(e as Error).message}`);
     }
     // a chat request is rendered by the served template, in llama.cpp; only a completion needs our render
-    const prompt = mode === "completion" ? renderPrompt(input.doc, input.context) : { ok: true as const, prompt: "" };
+    const prompt =
+      mode === "completion"
+        ? await renderPrompt((reference ??= dialectProcessEngine(dialectProcessOptions(context), REFERENCE_ENGINE)), input)
+        : { ok: true as const, prompt: "" };
+    if (!prompt || controller.signal.aborted) return;
     if (!prompt.ok) return fail(model, prompt.message);
     const refused = mode === "chat" ? await service.serveTemplateOf(doc) : null;
     if (refused) return fail(model, refused);
@@ -102,6 +110,11 @@ export function registerTestAgainstModel(context: vscode.ExtensionContext, servi
     vscode.commands.registerCommand("chatTemplate.testTemplateAgainstModel", () => test("completion")),
     vscode.commands.registerCommand("chatTemplate.testTemplateAgainstModelAsChat", () => test("chat")),
     vscode.commands.registerCommand("chatTemplate.stopModelTest", () => running?.abort()),
-    { dispose: () => running?.abort() },
+    {
+      dispose: () => {
+        running?.abort();
+        reference?.dispose();
+      },
+    },
   );
 }

@@ -1,19 +1,28 @@
 // What "Test Template Against Model" sends for the previewed template and scenario: the prompt as the
 // preview's reference engine (Jinja2, as HF transformers runs it) renders it, and the same conversation
 // as a chat request, for llama.cpp's chat layer (the parse of the output, and "send as chat").
-import { dialectFor } from "../../../server/src/dialects";
 import type { TemplateDocument } from "../../../server/src/document";
-import { type PyDict, render, type WallClock } from "../../../server/src/interpreter";
+import type { PyDict, WallClock } from "../../../server/src/interpreter";
+import type { PreviewEngine } from "../preview/engines/engine";
 import { contextJson } from "../preview/model/context";
-import { REFERENCE_ENGINE } from "../preview/engines/engine";
 
 export type RenderedPrompt = { ok: true; prompt: string } | { ok: false; message: string };
 
-export function renderPrompt(doc: TemplateDocument, context: PyDict, now?: WallClock): RenderedPrompt {
-  const r = render(doc, context, { dialect: dialectFor(REFERENCE_ENGINE)!, now });
-  if (!r.error) return { ok: true, prompt: r.output };
-  const p = doc.lines.positionAt(r.error.start);
-  return { ok: false, message: `the template does not render (line ${p.line + 1}, column ${p.character + 1}): ${r.error.message}` };
+/**
+ * The prompt as `reference` renders it: the reference dialect in a helper process with limits
+ * (dialectProcess.ts), so that a template that exhausts one is an error here, not a dead extension host.
+ * null: a newer test's render replaced this one.
+ */
+export async function renderPrompt(
+  reference: PreviewEngine,
+  input: { doc: TemplateDocument; context: PyDict; now: WallClock },
+): Promise<RenderedPrompt | null> {
+  const r = await reference.render({ ...input, json: contextJson(input.context) });
+  if (!r) return null;
+  if (r.status === "ok") return { ok: true, prompt: r.output };
+  if (r.status === "unavailable") return { ok: false, message: `the template was not rendered: ${r.reason}` };
+  const at = r.error.line === null ? "" : ` (line ${r.error.line}, column ${r.error.column})`;
+  return { ok: false, message: `the template does not render${at}: ${r.error.message}` };
 }
 
 export interface ChatRequestJson {

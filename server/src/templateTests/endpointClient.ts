@@ -19,7 +19,7 @@ export interface Endpoint {
 /** Servers known to render a request with its `chat_template` field. */
 const TEMPLATE_FIELD_SERVERS = new Set(["chat-template-studio", "vllm"]);
 /** Guards a run against a server that stops answering; no case waits longer for one request. */
-const REQUEST_TIMEOUT_MS = 300_000;
+export const REQUEST_TIMEOUT_MS = 300_000;
 
 function headers(apiKey: string | undefined): Record<string, string> {
   return { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };

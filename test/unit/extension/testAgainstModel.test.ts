@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { EndpointClient } from "../../../client/src/endpoint/http";
 import { PreviewController } from "../../../client/src/preview/controller";
-import { dialectEngines } from "../../../client/src/preview/engines/engine";
+import { dialectEngines, REFERENCE_ENGINE } from "../../../client/src/preview/engines/engine";
 import { builtinScenarios } from "../../../client/src/preview/model/scenarios";
 import type { HostMessage, ModelOutputView } from "../../../client/src/preview/protocol";
 import { chatRequestOf, renderPrompt } from "../../../client/src/testAgainstModel/prompt";
@@ -21,6 +21,8 @@ const root = join(__dirname, "../../..");
 const BUILTIN = builtinScenarios(readFileSync(join(root, "templates/scenarios.json"), "utf8"));
 const NOW = { year: 2026, month: 1, day: 15, hour: 9, minute: 30, second: 0, microsecond: 0 };
 const QWEN3_TOKENS = { bosToken: "", eosToken: "<|im_end|>" };
+/** The reference dialect in process: the extension's runs in a helper (isolatedRenders.test.ts tests that one). */
+const REFERENCE = dialectEngines().find((e) => e.id === REFERENCE_ENGINE)!;
 
 let endpoint: EndpointProcess;
 before(async () => {
@@ -45,12 +47,12 @@ function preview(text: string, scenario: string) {
   return { c, posted, send: (raw: unknown) => listener(raw) };
 }
 
-function modelTest(mode: ModelTest["mode"], scenario: string, maxTokens = 24): ModelTest {
+async function modelTest(mode: ModelTest["mode"], scenario: string, maxTokens = 24): Promise<ModelTest> {
   const { c } = preview(QWEN3_CHAT_TEMPLATE, scenario);
   const input = c.modelInput(QWEN3_TOKENS)!;
   c.dispose();
-  const prompt = renderPrompt(input.doc, input.context, NOW);
-  assert.ok(prompt.ok);
+  const prompt = await renderPrompt(REFERENCE, input);
+  assert.ok(prompt?.ok);
   return {
     mode,
     model: "demo-random",
@@ -63,21 +65,21 @@ function modelTest(mode: ModelTest["mode"], scenario: string, maxTokens = 24): M
 }
 
 describe("the prompt and the chat request of a scenario", () => {
-  test("the prompt is the preview's Jinja2 render, with the served model's bos/eos where the scenario sets none", () => {
+  test("the prompt is the preview's Jinja2 render, with the served model's bos/eos where the scenario sets none", async () => {
     const { c } = preview("{{ bos_token }}{% for m in messages %}[{{ m.role }}] {{ m.content }}{% endfor %}{{ eos_token }}", "basic");
-    const withModel = renderPrompt(c.modelInput(QWEN3_TOKENS)!.doc, c.modelInput(QWEN3_TOKENS)!.context);
-    const withoutModel = renderPrompt(c.modelInput()!.doc, c.modelInput()!.context);
+    const withModel = await renderPrompt(REFERENCE, c.modelInput(QWEN3_TOKENS)!);
+    const withoutModel = await renderPrompt(REFERENCE, c.modelInput()!);
     c.dispose();
     assert.deepEqual(withModel, { ok: true, prompt: "[system] You are a helpful assistant.[user] Hello! What is 2+2?<|im_end|>" });
-    assert.ok(withoutModel.ok && withoutModel.prompt.startsWith("<|bos|>"), "the preview's defaults otherwise");
+    assert.ok(withoutModel?.ok && withoutModel.prompt.startsWith("<|bos|>"), "the preview's defaults otherwise");
   });
 
-  test("a template that fails to render says where", () => {
+  test("a template that fails to render says where", async () => {
     const { c } = preview("line one\n{{ messages[0].content | nosuchfilter }}", "basic");
-    const r = renderPrompt(c.modelInput()!.doc, c.modelInput()!.context);
+    const r = await renderPrompt(REFERENCE, c.modelInput()!);
     c.dispose();
-    assert.equal(r.ok, false);
-    assert.match(!r.ok ? r.message : "", /^the template does not render \(line 2, column \d+\): .*nosuchfilter/);
+    assert.equal(r?.ok, false);
+    assert.match(r && !r.ok ? r.message : "", /^the template does not render \(line 2, column \d+\): .*nosuchfilter/);
   });
 
   test("messages, tools and add_generation_prompt as they are; other variables as template kwargs; bos/eos left to the model", () => {
@@ -97,7 +99,7 @@ describe("a model test run", { timeout: 120_000 }, () => {
   const client = () => new EndpointClient({ url: endpoint.url });
 
   test("completion: the raw output streams in, then llama.cpp's parse of it (as /chat/parse reads it)", async () => {
-    const t = modelTest("completion", "tools-offered");
+    const t = await modelTest("completion", "tools-offered");
     assert.ok(t.prompt.includes("<tools>") && t.prompt.endsWith("<|im_start|>assistant\n"));
     const views: ModelOutputView[] = [];
     const final = await runModelTest(client(), t, new AbortController().signal, (v) => views.push(v));
@@ -129,7 +131,9 @@ describe("a model test run", { timeout: 120_000 }, () => {
 
   test("chat: the served template renders the scenario; the parsed message streams, there is no raw text", async () => {
     const views: ModelOutputView[] = [];
-    const final = await runModelTest(client(), modelTest("chat", "multi-turn", 16), new AbortController().signal, (v) => views.push(v));
+    const final = await runModelTest(client(), await modelTest("chat", "multi-turn", 16), new AbortController().signal, (v) =>
+      views.push(v),
+    );
     assert.equal(final.status, "done", final.error ?? "");
     assert.equal(final.raw, null);
     assert.ok(final.parsed!.content.length + final.parsed!.reasoning.length > 0);
@@ -137,14 +141,14 @@ describe("a model test run", { timeout: 120_000 }, () => {
   });
 
   test("an error from the endpoint ends the run with its message", async () => {
-    const final = await runModelTest(client(), modelTest("completion", "basic", 5000), new AbortController().signal, () => {});
+    const final = await runModelTest(client(), await modelTest("completion", "basic", 5000), new AbortController().signal, () => {});
     assert.equal(final.status, "error");
     assert.match(final.error!, /400 This model's maximum context length is \d+ tokens, however you requested \d+ tokens/);
   });
 
   test("stopping ends the run as cancelled, keeping what came", async () => {
     const controller = new AbortController();
-    const final = await runModelTest(client(), modelTest("completion", "basic", 3000), controller.signal, (v) => {
+    const final = await runModelTest(client(), await modelTest("completion", "basic", 3000), controller.signal, (v) => {
       if (v.raw) controller.abort();
     });
     assert.equal(final.status, "cancelled");
@@ -167,7 +171,7 @@ describe("a model test run", { timeout: 120_000 }, () => {
     try {
       const final = await runModelTest(
         new EndpointClient({ url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` }),
-        modelTest("completion", "basic", 8),
+        await modelTest("completion", "basic", 8),
         new AbortController().signal,
         () => {},
       );

@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { TemplateDocument } from "../../../server/src/document/document";
 import { PyDict } from "../../../server/src/interpreter/dict";
 import type { EngineInput } from "../../../client/src/preview/engines/engine";
-import { LineProcess } from "../../../client/src/preview/engines/lineProcess";
+import { LineProcess } from "../../../client/src/helperProcess/lineProcess";
 import { realJinja2Engine, realJinja2Note } from "../../../client/src/preview/engines/realJinja2";
 import { parseLlamaCppError, realLlamaCppEngine } from "../../../client/src/preview/engines/realLlamaCpp";
 import { hasPythonJinja2 } from "../../helpers/python";

@@ -2,9 +2,11 @@
 // so the harness's counts of well-formed and malformed calls can be checked.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { XMLParser } from "fast-xml-parser";
+import { CaseProcess } from "../../../client/src/templateTests/caseProcess";
+import { openEndpoint, readTestFile } from "../../../server/src/templateTests";
 import { runCli } from "../../helpers/cli";
 import { startScriptedEndpoint, WEATHER, type ScriptedSetup } from "../../helpers/scriptedEndpoint";
 
@@ -46,6 +48,22 @@ describe("chat-template test: live cases", { timeout: 300_000 }, () => {
     assert.equal(status, 0, JSON.stringify(out));
     assert.deepEqual(out.files[0].cases[0].live, { samples: 1, wellFormed: 1, failures: {} });
     assert.deepEqual(out.notes, []);
+  });
+
+  it("the Test Explorer's helper process runs a live case as the CLI does, on the endpoint it is given", async () => {
+    const file = testFile("helper", "plain.jinja", [
+      { name: "once", live: { messages: ask, tools: [WEATHER], expectToolCall: "get_weather" } },
+    ]);
+    const worker = resolve(__dirname, "../../../dist/templateTestWorker.js");
+    const p = new CaseProcess({ command: process.execPath, args: [worker], timeoutMs: 60_000, memoryMb: 1024 });
+    try {
+      const endpoint = await openEndpoint(s.endpoint.url);
+      const reply = await p.run(readTestFile(file).cases[0], { testFile: file, name: "once", updateSnapshots: false, endpoint });
+      assert.ok(reply.ok, JSON.stringify(reply));
+      assert.deepEqual([reply.result.failures, reply.result.live], [[], { samples: 1, wellFormed: 1, failures: {} }]);
+    } finally {
+      p.dispose();
+    }
   });
 
   it("samples: the share of well-formed ones is counted per failure kind and checked against minWellFormed", () => {

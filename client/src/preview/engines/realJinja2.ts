@@ -4,7 +4,7 @@
 // in a helper process (lineProcess.ts) so a slow template cannot stall the editor.
 import { JINJA2_REFERENCE_VERSION } from "../../../../server/src/dialects";
 import { failed, type EngineInput, type EngineOutcome, type PreviewEngine } from "./engine";
-import { LineProcess } from "./lineProcess";
+import { LineProcess } from "../../helperProcess/lineProcess";
 
 const SCRIPT = String.raw`
 import json, sys, traceback

@@ -2,7 +2,7 @@
 // (`AddonJinjaRenderer`), in a helper Node process (llamacppWorker.ts) because a native render cannot
 // be interrupted in process. The addon converts the JSON context itself (1.0 arrives as the int 1).
 import { failed, type EngineInput, type EngineOutcome, type PreviewEngine } from "./engine";
-import { LineProcess } from "./lineProcess";
+import { LineProcess } from "../../helperProcess/lineProcess";
 
 export interface RealLlamaCppOptions {
   /** How to start the worker: `node worker.js`, or `node --import tsx worker.ts` in tests. */

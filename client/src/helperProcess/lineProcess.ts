@@ -1,8 +1,9 @@
 // A long-lived helper process that renders one request per line of JSON on stdin and answers one line
 // of JSON on stdout. Its first line says whether it can work at all ({"ready": true, "version"} or
 // {"ready": false, "reason"}). Each request has a time limit: past it the process is killed (a template
-// can loop for as long as it likes inside a real engine) and the next request starts a fresh one. Only
-// the newest waiting request is kept: while one runs, a newer one replaces the one queued behind it.
+// can loop for as long as it likes inside a real engine) and the next request starts a fresh one; a request
+// may bring a limit of its own (a test case that waits on a model). Only the newest waiting request is kept:
+// while one runs, a newer one replaces the one queued behind it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 
@@ -22,24 +23,24 @@ export interface LineProcessSpec {
 interface Running {
   child: ChildProcess;
   hello: Promise<LineResult>;
-  ask(payload: object): Promise<LineResult>;
+  ask(payload: object, timeoutMs: number): Promise<LineResult>;
 }
 
 export class LineProcess {
   private running: Running | null = null;
   private unavailable: string | null = null;
   private busy = false;
-  private queued: { payload: object; resolve: (r: LineResult | null) => void } | null = null;
+  private queued: { payload: object; timeoutMs: number; resolve: (r: LineResult | null) => void } | null = null;
   /** The helper's `version` from its first line, once it has started. */
   version: string | null = null;
 
   constructor(private readonly spec: LineProcessSpec) {}
 
   /** The helper's reply, a failure, or null when a newer request replaced this one before it ran. */
-  request(payload: object): Promise<LineResult | null> {
+  request(payload: object, timeoutMs = this.spec.timeoutMs): Promise<LineResult | null> {
     return new Promise((resolve) => {
       this.queued?.resolve(null);
-      this.queued = { payload, resolve };
+      this.queued = { payload, timeoutMs, resolve };
       void this.pump();
     });
   }
@@ -56,14 +57,14 @@ export class LineProcess {
     this.queued = null;
     this.busy = true;
     try {
-      job.resolve(await this.run(job.payload));
+      job.resolve(await this.run(job.payload, job.timeoutMs));
     } finally {
       this.busy = false;
       void this.pump();
     }
   }
 
-  private async run(payload: object): Promise<LineResult> {
+  private async run(payload: object, timeoutMs: number): Promise<LineResult> {
     if (this.unavailable !== null) return { ok: false, unavailable: true, reason: this.unavailable };
     const p = (this.running ??= this.start());
     const hello = await p.hello;
@@ -72,7 +73,7 @@ export class LineProcess {
       if (hello.unavailable) this.unavailable = hello.reason;
       return hello;
     }
-    const r = await p.ask(payload);
+    const r = await p.ask(payload, timeoutMs);
     if (!r.ok) this.stop();
     return r;
   }
@@ -136,8 +137,8 @@ export class LineProcess {
     return {
       child,
       hello,
-      ask: (payload) => {
-        const answer = next(timeoutMs, "from the engine");
+      ask: (payload, limitMs) => {
+        const answer = next(limitMs, "from the engine");
         child.stdin!.write(JSON.stringify(payload) + "\n");
         return answer;
       },
