@@ -84,7 +84,10 @@ suite("preview", () => {
     const sections = await settledSections(FIRST_RENDER_MS);
     await screenshot("preview");
     const byId = new Map(sections.map((s) => [s.attributes.id!.replace(/^engine-/, ""), s.attributes]));
-    assert.deepEqual([...byId.keys()], ["jinja2", "llamacpp", "minja", "hfjinja", "llama-server", "jinja2-3.1.2", "real-llamacpp", "real-jinja2"]);
+    assert.deepEqual(
+      [...byId.keys()],
+      ["jinja2", "llamacpp", "minja", "hfjinja", "llama-server", "jinja2-3.1.2", "real-llamacpp", "real-jinja2"],
+    );
     assert.equal(byId.get("jinja2")!["data-reference"], "true");
     assert.equal(byId.get("jinja2")!["data-badge"], "reference");
     const realJinja2 = pythonHasJinja2() ? "ok" : "unavailable";
