@@ -61,7 +61,8 @@ describe("value bounds: every engine refuses a value over the output limit befor
       "{% set kept = namespace(l=[]) %}{% for i in range(1000) %}{% set kept.l = kept.l + [(i ~ big)|upper] %}{% endfor %}{{ kept.l|length }}",
     );
     for (const engine of registeredEngines()) {
-      const limits = { ...LIMITS, memory: 64 * 2 ** 20 };
+      // the characters upper reads and builds cost steps: 1,000 × 1 MB of them is within these
+      const limits = { ...LIMITS, memory: 64 * 2 ** 20, steps: 50_000_000 };
       const r = render(doc, { big: "x".repeat(2 ** 19) }, { dialect: dialectFor(engine)!, limits });
       assert.equal(r.error?.code, "limit/memory", `${engine}: ${r.error ? r.error.message : "rendered"}`);
       assert.match(r.error!.message, /memory limit of 64 MiB/, engine);
@@ -72,10 +73,32 @@ describe("value bounds: every engine refuses a value over the output limit befor
   it("the memory limit leaves a render that holds little alone", () => {
     const doc = new TemplateDocument("{% for i in range(1000) %}{{ (i ~ big)|upper|length }}{% endfor %}");
     for (const engine of registeredEngines()) {
-      const limits = { ...LIMITS, memory: 64 * 2 ** 20 };
+      // the characters upper reads and builds cost steps: 1,000 × 1 MB of them is within these
+      const limits = { ...LIMITS, memory: 64 * 2 ** 20, steps: 50_000_000 };
       const r = render(doc, { big: "x".repeat(2 ** 19) }, { dialect: dialectFor(engine)!, limits });
       assert.equal(r.error, null, engine);
     }
+  });
+
+  it("builtins are charged for the characters they read and build: a loop over a huge string's builtins ends at the step limit", () => {
+    const big = "{% set big = 'x' * 1000000 %}";
+    const loop = "{% for i in range(200) %}{% set y = big|upper %}{% set z = big.startswith('y') %}{% endfor %}";
+    const ran: string[] = [];
+    for (const engine of registeredEngines()) {
+      const dialect = dialectFor(engine)!;
+      // engines without str * int (or that charge a step per character of it) have no huge string to loop over
+      if (render(new TemplateDocument(big), {}, { dialect, limits: LIMITS }).error) continue;
+      ran.push(engine);
+      const doc = new TemplateDocument(big + loop);
+      const r = render(doc, {}, { dialect, limits: { ...LIMITS, steps: 1_200_000 } });
+      assert.equal(r.error?.code, "limit/steps", `${engine}: ${r.error?.message ?? "rendered"}`);
+      const at = doc.text.slice(r.error!.start, r.error!.end);
+      assert.ok(["big|upper", "big.startswith('y')"].includes(at), `${engine}: at ${at}`);
+    }
+    assert.ok(
+      ["jinja2", "minja"].every((e) => ran.includes(e)),
+      ran.join(),
+    );
   });
 
   it("V8's own ceilings reached by a builtin become the output limit, never a RangeError", () => {
