@@ -2,7 +2,7 @@
 // one dialect → the output, where each chunk of it came from, and the error if there was one
 // (with the output produced up to it, which Python's Jinja2 would have thrown away).
 import type { Dialect, Refusal, WallClock } from "./dialect";
-import type { TemplateDocument } from "../document";
+import { renderStarting, type TemplateDocument } from "../document";
 import type * as A from "../parser";
 import { PyDict } from "./dict";
 import { Fault, type RenderError } from "./errors";
@@ -105,6 +105,7 @@ export function render(doc: TemplateDocument, context: PyDict | Record<string, u
     frameUndefined: p.frameUndefined,
   });
   let error: RenderError | null = null;
+  renderStarting(doc.text);
   try {
     ev.renderTemplate(p.template, out);
   } catch (thrown) {

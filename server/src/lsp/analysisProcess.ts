@@ -1,8 +1,11 @@
 // The analysis process (bundled as dist/analysisWorker.js): runs the language service's rendering analyses
 // for the language server, one request at a time, under the heap limit the server starts it with. Whatever a
-// template does here, the server survives: a limit or crash ends this process, and the server starts another.
+// template does here, the server survives: a limit or crash ends this process, and the server starts another,
+// knowing where the template's render was (analysisProgress.ts).
+import { join } from "node:path";
 import type { TemplateDocument } from "../document";
 import { getLanguageService } from "../services";
+import { analysing, reportRenderProgress } from "./analysisProgress";
 import type { AnalysisReply, AnalysisRequest, Validation } from "./analysisProtocol";
 import { ModelFiles } from "./modelFiles";
 
@@ -11,6 +14,8 @@ const service = getLanguageService();
 const models = new ModelFiles("", null);
 /** The last text parsed: a validation and the quick fixes or lens that follow it share one parse. */
 let last: { text: string; doc: TemplateDocument } | null = null;
+// Bundled next to this file (dist/analysisWorker.js) by esbuild.mjs.
+reportRenderProgress(join(__dirname, "analysisProgress.js"));
 
 function parse(text: string): TemplateDocument {
   if (last?.text !== text) last = { text, doc: service.parseTemplate(text) };
@@ -35,6 +40,7 @@ function analyse(r: AnalysisRequest): unknown {
 
 process.on("message", (message: { id: number; request: AnalysisRequest }) => {
   let reply: AnalysisReply;
+  analysing(message.id, message.request.text);
   try {
     reply = { id: message.id, ok: true, value: analyse(message.request) };
   } catch (e) {

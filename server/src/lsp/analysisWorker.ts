@@ -1,9 +1,13 @@
 // Runs the rendering analyses in a separate Node process (analysisProcess.ts) with a heap limit and a time
 // limit per request, so that no template can take the language server down or keep it busy: a request past
 // its time is stopped by killing the process, a heap exhausted or a V8 fatal error ends only that process,
-// and the next request starts a fresh one. Requests run one at a time; a newer request with the same key
+// and the next request starts a fresh one; the failure carries where the template's render was then
+// (analysisProgress.ts). Requests run one at a time; a newer request with the same key
 // (the same document and analysis) replaces the one waiting, so a burst of edits checks only the last text.
 import { fork, type ChildProcess } from "node:child_process";
+import type { Readable } from "node:stream";
+import type { Span } from "../document";
+import { PROGRESS_FD, ReportedProgress } from "./analysisProgress";
 import type { AnalysisReply, AnalysisRequest } from "./analysisProtocol";
 
 export interface AnalysisLimits {
@@ -18,6 +22,8 @@ export interface AnalysisFailure {
   limit: "time" | "memory" | "crash" | "error";
   /** Completes "this template …". */
   message: string;
+  /** Where the render of the document was when a limit or the process's end stopped it: offsets into its text. */
+  at?: Span;
 }
 
 export type AnalysisOutcome = { ok: true; value: unknown } | { ok: false; failure: AnalysisFailure };
@@ -40,6 +46,7 @@ interface Started {
   memoryMb: number;
   /** The end of its stderr, where V8 says why it aborted. */
   stderr: string;
+  progress: ReportedProgress;
 }
 
 // V8's last words when it aborts: the heap limit, or a value larger than it can allocate at all.
@@ -86,7 +93,8 @@ export class AnalysisWorker {
     const timer = setTimeout(() => {
       // stopped first: finishing starts the next request, which must not go to the process about to be killed
       this.stop();
-      this.finish({ ok: false, failure: { limit: "time", message: `ran past the analysis time limit (${seconds(timeMs)})` } });
+      const failure: AnalysisFailure = { limit: "time", message: `ran past the analysis time limit (${seconds(timeMs)})` };
+      this.finish({ ok: false, failure: located(failure, started.progress.of(id)) });
     }, timeMs);
     this.running = { id, job, timer, process: started };
     started.child.send({ id, request: job.request });
@@ -97,9 +105,10 @@ export class AnalysisWorker {
     const child = fork(this.script, [], {
       execArgv: [`--max-old-space-size=${memoryMb}`],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      stdio: ["ignore", "ignore", "pipe", "ipc", "pipe"],
     });
-    const started: Started = { child, memoryMb, stderr: "" };
+    const progress = new ReportedProgress(child.stdio[PROGRESS_FD] as Readable);
+    const started: Started = { child, memoryMb, stderr: "", progress };
     // V8's reason comes first and its stack traces after it, so the head is kept too, not only the end.
     child.stderr!.on("data", (d: Buffer) => (started.stderr = keepEnds(started.stderr + d.toString())));
     child.on("message", (r: AnalysisReply) => {
@@ -118,7 +127,7 @@ export class AnalysisWorker {
   private ended(started: Started, code: number | null, signal: NodeJS.Signals | null, error?: string): void {
     if (this.process === started) this.process = null;
     if (this.running?.process !== started) return;
-    const failure = whyEnded(started, code, signal, error);
+    const failure = located(whyEnded(started, code, signal, error), started.progress.of(this.running.id));
     this.log(`analysis process ${started.child.pid} ended (${signal ?? error ?? `exit code ${code}`}): this template ${failure.message}`);
     this.finish({ ok: false, failure });
   }
@@ -144,5 +153,7 @@ function whyEnded(started: Started, code: number | null, signal: NodeJS.Signals 
   const how = error ?? (signal ? `signal ${signal}` : `exit code ${code}`);
   return { limit: "crash", message: `ended the analysis process (${how})` };
 }
+
+const located = (failure: AnalysisFailure, at: Span | null): AnalysisFailure => (at ? { ...failure, at } : failure);
 
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;

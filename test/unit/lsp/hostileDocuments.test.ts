@@ -1,6 +1,6 @@
 // The language server survives any document (issue 17): the analyses that render a template run in a
-// separate process with time and memory limits, a template that exhausts one gets a diagnostic naming it, and
-// the server keeps answering for every other document meanwhile and after.
+// separate process with time and memory limits, a template that exhausts one gets a diagnostic naming it at the
+// statement that did, and the server keeps answering for every other document meanwhile and after.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import {
@@ -23,8 +23,13 @@ const MEMORY_LIMIT_MB = 64;
 const ALL_ENGINES = ["jinja2", "llamacpp", "minja", "hfjinja"];
 const GOOD = "{%- for message in messages %}\n{{ message.content | trim }}\n{%- endfor %}";
 const hostile = (name: string) => HOSTILE_TEMPLATES.find((h) => h.name === name)!.template;
-/** Its engine checks take minutes (a string grown by replace until the output limit, in every scenario). */
-const SLOW = hostile("replace grows");
+/** The catalogue's "replace grows" on four lines: its engine checks take minutes (a string grown by replace until the output limit, in every scenario), on line 3. */
+const SLOW =
+  "{% set ns = namespace(s='x') %}\n{% for i in range(60) %}\n{% set ns.s = ns.s|replace('x', 'xx') %}\n{% endfor %}{{ ns.s|length }}";
+/** The catalogue's "list doubled 40 times" on four lines: the doubling on line 3 exhausts the heap. */
+const DOUBLING = "{% set ns = namespace(s=[1]) %}\n{% for i in range(40) %}\n{% set ns.s = ns.s + ns.s %}\n{% endfor %}{{ ns.s|length }}";
+/** Line 3 of SLOW and DOUBLING: the statement whose render ran into the limit. */
+const lineThree = (text: string) => ({ start: { line: 2, character: 0 }, end: { line: 2, character: text.split("\n")[2].length } });
 
 async function start(diagnostics: object): Promise<TestClient> {
   const client = startServer();
@@ -81,8 +86,8 @@ describe("language server on hostile documents", () => {
 
     const limited = (await stuck).diagnostics.find((d) => d.code === "limit/analysis-time");
     assert.ok(limited, JSON.stringify((await stuck).diagnostics));
-    assert.match(messageOf(limited), /ran past the analysis time limit \(3 s\)/);
-    assert.deepEqual(limited.range.start, { line: 0, character: 0 });
+    assert.match(messageOf(limited), /ran past the analysis time limit \(3 s\) at line 3 /);
+    assert.deepEqual(limited.range, lineThree(SLOW));
   });
 
   it("reports the batch bomb with the output limit, and 10,000 nested ifs with the nesting limit", async () => {
@@ -113,10 +118,11 @@ describe("language server whose analysis process runs out of heap", () => {
   after(() => client.close());
 
   it("turns a value bomb that exhausts the analysis heap into a diagnostic naming the memory limit", async () => {
-    const p = await open(client, "file:///work/doubling.jinja", hostile("list doubled 40 times"));
+    const p = await open(client, "file:///work/doubling.jinja", DOUBLING);
     const limited = p.diagnostics.find((d) => d.code === "limit/analysis-memory");
     assert.ok(limited, JSON.stringify(p.diagnostics));
-    assert.match(messageOf(limited), /exhausted the analysis memory limit \(64 MB\)/);
+    assert.match(messageOf(limited), /exhausted the analysis memory limit \(64 MB\) at line 3 /);
+    assert.deepEqual(limited.range, lineThree(DOUBLING));
     const good = "file:///work/good.jinja";
     // a fresh process runs the next document's engine checks to the end
     assert.ok(codes(await open(client, good, GOOD)).includes("minja/throws"));

@@ -1,0 +1,24 @@
+// The analysis process's reporting thread (bundled as dist/analysisProgress.js, started by analysisProgress.ts):
+// every 50 ms, when the document's render position changed, writes it to the pipe to the language server, with
+// a synchronous write, so that what the server last received is where the template was when the process died
+// (the thread dies with it: an exhausted heap or a V8 abort leaves no time to report anything).
+import { writeSync } from "node:fs";
+import { workerData } from "node:worker_threads";
+import { readRenderProgress } from "../document";
+import type { ProgressReporting } from "./analysisProgress";
+
+const { buffer, fd } = workerData as ProgressReporting;
+let last = "";
+const timer = setInterval(() => {
+  const p = readRenderProgress(buffer);
+  if (!p || p.tag === 0) return;
+  const line = `${p.tag} ${p.start} ${p.end}\n`;
+  if (line === last) return;
+  last = line;
+  try {
+    writeSync(fd, line);
+  } catch {
+    // the server closed the pipe: it is gone, and this process ends when it sees the channel close
+    clearInterval(timer);
+  }
+}, 50);
