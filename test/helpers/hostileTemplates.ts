@@ -135,6 +135,11 @@ export const HOSTILE_TEMPLATES: readonly HostileTemplate[] = [
   t("size", "10^10 steps on a request", onMessage("loop", HUGE_LOOP), "loop"),
   t("size", "1,000,000 output tags", "{{ 1 }}".repeat(1_000_000)),
   t("size", "1,000,000-item list literal", `{{ [${"1,".repeat(1_000_000)}1]|length }}`),
+  t(
+    "size",
+    "a 10 MB string's builtin 100,000 times",
+    "{% set big = 'x' * 10000000 %}{% for i in range(100000) %}{% set y = big|upper %}{% endfor %}",
+  ),
   t("size", "10 MB string literal", `{{ '${"x".repeat(10 * 1024 * 1024)}'|length }}`),
 
   t("crasher", "divisibleby(0)", "{{ 4 is divisibleby(0) }}"),
