@@ -43,7 +43,7 @@ public:
     // Measured costs: a target decode of n tokens with its sampling; a draft step (draft decode, injection).
     void observe_step_cost(int n_tokens, double ms);
     void observe_draft_cost(double ms);
-    // The whole cost of the step just chosen, everything from the choice to the next one included. The probe
+    // The whole cost of the step just chosen, from the choice to the end of its sampling. The probe
     // spacing compares these: a probe in a stretch of plain steps costs more than its parts measured at
     // other steps (draft_controller.cpp).
     void observe_whole_step(double ms);
