@@ -41,6 +41,7 @@ DraftController::DraftController(const DraftControllerOptions & options) : opt_(
         b.accepted.assign(opt_.n_max, 0.0);
     }
     step_ms_.assign(opt_.n_max + 2, Cost{});
+    whole_ms_.assign(opt_.n_max + 1, Cost{});
 }
 
 const DraftController::Bucket & DraftController::estimates(int n_past) const {
@@ -131,6 +132,11 @@ int DraftController::best(int n_past, int limit) const {
 }
 
 int DraftController::choose(int n_past, int limit) {
+    last_choice_ = decide(n_past, limit);
+    return last_choice_;
+}
+
+int DraftController::decide(int n_past, int limit) {
     const int full = std::clamp(limit, 0, opt_.n_max);
     last_probe_ = false;
     if (!opt_.adaptive || full == 0) {
@@ -156,9 +162,18 @@ int DraftController::choose(int n_past, int limit) {
     // spacing at which probes take about probe_budget of the time. A probe that did far better than the choice
     // is followed by another after probe_min steps, without undoing the back-off: a recovered draft is confirmed
     // quickly, while a draft that is sometimes right does not keep probes frequent.
+    // The spacing rests on what a probe costs over the choice. The parts the choices use are measured at other
+    // steps, and a probe in a stretch of plain steps costs more than them: the draft's cache takes the features
+    // held since the last draft, and both contexts re-plan their graphs for the changed batch shapes (on the
+    // random pair about twice the parts). So the whole steps' ratio is used where it is higher, not always: the
+    // last few probes may lie thousands of tokens back and cost less than one at today's context.
     const double t_full = draft_ms_.ms() + step_cost(full + 1);
     const double t_choice = choice == 0 ? step_cost(1) : draft_ms_.ms() + step_cost(choice + 1);
-    const int budgeted = std::clamp((int)std::ceil(t_full / (opt_.probe_budget * t_choice)), opt_.probe_min, opt_.probe_max);
+    double spend = t_full / t_choice;
+    if (probe_ms_.ms() > 0 && whole_ms_[choice].warm()) {
+        spend = std::max(spend, probe_ms_.ms() / whole_ms_[choice].ms());
+    }
+    const int budgeted = std::clamp((int)std::ceil(spend / opt_.probe_budget), opt_.probe_min, opt_.probe_max);
     if (++since_probe_ >= (follow_up_ ? opt_.probe_min : std::min(probe_gap_, budgeted))) {
         if (!follow_up_) {
             probe_gap_ = std::min(2 * probe_gap_, opt_.probe_max);
@@ -230,6 +245,10 @@ void DraftController::observe_step_cost(int n_tokens, double ms) {
 
 void DraftController::observe_draft_cost(double ms) {
     draft_ms_.add(ms);
+}
+
+void DraftController::observe_whole_step(double ms) {
+    (last_probe_ ? probe_ms_ : whole_ms_[std::clamp(last_choice_, 0, opt_.n_max)]).add(ms);
 }
 
 }  // namespace cts

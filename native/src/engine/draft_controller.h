@@ -43,6 +43,10 @@ public:
     // Measured costs: a target decode of n tokens with its sampling; a draft step (draft decode, injection).
     void observe_step_cost(int n_tokens, double ms);
     void observe_draft_cost(double ms);
+    // The whole cost of the step just chosen, from the choice to the end of its sampling. The probe
+    // spacing compares these: a probe in a stretch of plain steps costs more than its parts measured at
+    // other steps (draft_controller.cpp).
+    void observe_whole_step(double ms);
 
     const DraftControllerOptions & options() const { return opt_; }
     bool last_was_probe() const { return last_probe_; }
@@ -63,6 +67,7 @@ private:
     const Bucket & estimates(int n_past) const;
     double step_cost(int n_tokens) const;  // measured or interpolated; 0 when unknown
     int best(int n_past, int limit) const;
+    int decide(int n_past, int limit);
     std::vector<double> rates(int n_past, int limit) const;
 
     DraftControllerOptions opt_;
@@ -81,6 +86,9 @@ private:
     };
     std::vector<Cost> step_ms_;  // [n]: a target decode of n tokens + sampling
     Cost draft_ms_;
+    std::vector<Cost> whole_ms_;  // [n]: whole steps that drafted n, probes left out
+    Cost probe_ms_;  // whole probe steps
+    int last_choice_ = 0;
     int since_probe_ = 0;
     int probe_gap_ = 8;  // steps to the next probe, before the budget's spacing caps it
     bool last_probe_ = false;

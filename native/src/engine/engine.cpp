@@ -71,6 +71,9 @@ bool runs_on_cpu(int n_gpu_layers) {
 // when it fills up, so a long run of plain steps costs one draft decode per this many tokens
 constexpr size_t FEED_CAPACITY = 256;
 
+// plain steps of a DFlash request whose costs are read for the draft-length controller: one in this many
+constexpr int PLAIN_COST_SAMPLE = 8;
+
 struct ProgressTarget {
     const ProgressFn * fn;
     const char * stage;
@@ -594,6 +597,11 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
         st.adaptive = p.draft_adaptive < 0 ? m.controller->options().adaptive : p.draft_adaptive == 1;
         st.choices.assign(m.controller->options().n_max + 1, 0);
     }
+    // The controller's clock is a system call on the CPU (this thread's CPU time): on the 2-core test machine the
+    // four reads a step used to make cost a plain request ~7 % of its speed. So a DFlash request reads it at every
+    // step that drafts and at one plain step in PLAIN_COST_SAMPLE (the controller keeps medians), a plain request never.
+    const auto cost_now = [&] { return cost_clock_ms(m.cost_cpu_time); };
+    int plain_steps = 0;
     while (running) {
         if (abort.load()) {
             result.stop_reason = "abort";
@@ -604,13 +612,17 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
         draft.clear();
         int n_draft = 0;
         double draft_cost = 0;  // drafting and injecting this step's features, for the controller (cost clock)
-        const auto cost_now = [&] { return cost_clock_ms(m.cost_cpu_time); };
+        double process_cost = 0;  // of it, the injection after the verify
+        bool measured = false;  // this step's costs go to the controller
+        double c_begin = 0;
         if (use_spec) {
             const int limit = std::min({m.params.speculative.draft.n_max, n_ctx - n_past - 2, p.max_tokens - st.generated_tokens - 1});
             n_draft = st.adaptive ? m.controller->choose(n_past, limit) : std::max(0, limit);
             st.choices[n_draft]++;
             st.probes += st.adaptive && m.controller->last_was_probe() ? 1 : 0;
             st.last_choice = n_draft;
+            measured = n_draft > 0 || plain_steps++ % PLAIN_COST_SAMPLE == 0;
+            c_begin = measured ? cost_now() : 0;
             if (n_draft > 0) {
                 int64_t t0 = ggml_time_us();
                 if (m.feed.pending() > 0) {  // features of the plain steps since the last draft
@@ -637,7 +649,7 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
             common_batch_add(m.batch, draft[i], n_past + 1 + (llama_pos)i, {0}, true);
         }
         const int64_t t_verify = ggml_time_us();
-        const double c_verify = cost_now();
+        const double c_verify = measured ? cost_now() : 0;
         const int rc = llama_decode(m.ctx, m.batch);
         if (rc == 2) {
             m.mem.seq_rm(0, n_past, -1);
@@ -650,7 +662,6 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
         }
         llama_synchronize(m.ctx);
         const double verify_ms = ms_since(t_verify);
-        const double verify_cost = cost_now() - c_verify;
         st.target_decodes++;
         if (use_spec && !draft.empty()) {
             const int64_t t0 = ggml_time_us();
@@ -658,7 +669,8 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
             if (!common_speculative_process(m.spec.get(), m.batch)) {
                 throw EngineError(ErrorCode::Decode, "the DFlash draft failed to take the target's features");
             }
-            draft_cost += cost_now() - c0;
+            process_cost = cost_now() - c0;
+            draft_cost += process_cost;
             st.draft_ms += ms_since(t0);
         } else if (use_spec) {
             // a plain step: the draft takes these features before it next drafts, or now when the buffer is full
@@ -669,13 +681,17 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
             m.feed.hold(m.batch);
         }
         const int64_t t_sample = ggml_time_us();
-        const double c_sample = cost_now();
         const std::vector<llama_token> ids = sample(0, draft);
-        const double sample_cost = cost_now() - c_sample;
+        const double c_done = measured ? cost_now() : 0;
         st.sample_ms += ms_since(t_sample);
         const size_t n_acc = ids.size() - 1;
         if (use_spec) {
-            m.controller->observe_step_cost(m.batch.n_tokens, verify_cost + sample_cost);
+            if (measured) {
+                m.controller->observe_step_cost(m.batch.n_tokens, c_done - c_verify - process_cost);
+                if (st.adaptive) {
+                    m.controller->observe_whole_step(c_done - c_begin);
+                }
+            }
             m.controller->observe(n_past, (int)draft.size(), (int)n_acc);
             if (!draft.empty()) {
                 m.controller->observe_draft_cost(draft_cost);

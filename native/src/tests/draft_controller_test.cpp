@@ -21,12 +21,14 @@ struct Sim {
     double draft_ms = 0.38;
     // every cost grows with the context: × (1 + n_past / ctx_cost), attention over the cache (0: flat)
     double ctx_cost = 0;
+    // what a probe costs beyond its parts (in the engine: the held features injected, graphs re-planned)
+    double probe_extra_ms = 0;
     double at(int n_past) const { return ctx_cost > 0 ? 1 + n_past / ctx_cost : 1; }
 };
 
 struct Run {
     int tokens = 0, steps = 0, probes = 0, last_choice = -1;
-    double ms = 0;
+    double ms = 0, probe_ms = 0;
     std::vector<int> choices;  // per step
     std::vector<bool> probe;  // per step
 };
@@ -48,7 +50,11 @@ Run simulate(cts::DraftController & c, const Sim & sim, int steps, int n_past, u
         c.observe_step_cost(n + 1, step);
         if (n > 0)
             c.observe_draft_cost(draft);
-        r.ms += step + draft;
+        const double whole = step + draft + (c.last_was_probe() ? sim.probe_extra_ms : 0);
+        if (adaptive)  // as the engine: a fixed block's request reports no choices
+            c.observe_whole_step(whole);
+        r.ms += whole;
+        r.probe_ms += c.last_was_probe() ? whole : 0;
         r.tokens += a + 1;
         r.steps++;
         r.probes += c.last_was_probe() ? 1 : 0;
@@ -102,6 +108,20 @@ void rejecting_draft_goes_plain() {
     const double rate = r.tokens / r.ms;
     check(rate >= 0.9 * plain_rate(sim), "tokens/ms " + std::to_string(rate) + " >= 0.9 x plain " + std::to_string(plain_rate(sim)));
     check(c.break_even(100) < 1, "below break-even");
+}
+
+// A probe in a stretch of plain steps costs about twice its parts on the random pair (engine.cpp): the spacing
+// follows what probes cost as whole steps, so they keep to their budget instead of taking twice it.
+void probes_keep_their_budget_at_their_whole_cost() {
+    cts::DraftController c(opts());
+    Sim sim{[](int, int) { return 0.001; }};
+    sim.probe_extra_ms = sim.draft_ms + sim.step_ms(16);
+    simulate(c, sim, 800, 100);  // the back-off reaches the budget's spacing
+    const Run r = simulate(c, sim, 3000, 100, 2);
+    const double share = r.probe_ms / r.ms;
+    fprintf(stderr, "probes at twice their parts' cost: %d probes, %.2f%% of the time\n", r.probes, 100 * share);
+    check(r.probes > 0 && share <= 1.3 * c.options().probe_budget,
+          "probes take " + std::to_string(100 * share) + "% of the time, budget " + std::to_string(100 * c.options().probe_budget) + "%");
 }
 
 // the bench on the random pair: runs of 512 tokens on one engine, a full step costing 8 plain ones
@@ -242,6 +262,7 @@ int main() {
     buckets();
     rejecting_draft_goes_plain();
     rejecting_draft_in_bench_runs();
+    probes_keep_their_budget_at_their_whole_cost();
     accepted_draft_drafts_full_blocks();
     fixed_block_when_not_adaptive();
     cheap_verify_drafts_at_modest_acceptance();
