@@ -113,7 +113,7 @@ export function requiredFiles(target: Target): string[] {
     "dist/cli.js",
     "dist/endpoint.js",
     "dist/analysisWorker.js",
-    "dist/analysisProgress.js",
+    "dist/renderProgress.js",
     "dist/templateGuardWorker.js",
     "dist/llamacppWorker.js",
     "dist/dialectWorker.js",

@@ -6,6 +6,8 @@
 // while one runs, a newer one replaces the one queued behind it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { PROGRESS_FD } from "./helperProgress";
 
 export type LineResult =
   | { ok: true; reply: Record<string, unknown> }
@@ -18,6 +20,8 @@ export interface LineProcessSpec {
   args: string[];
   env?: NodeJS.ProcessEnv;
   timeoutMs: number;
+  /** Opens one more pipe (PROGRESS_FD in the helper), and hands over its end here at each start of the helper. */
+  progressPipe?: (pipe: Readable) => void;
 }
 
 interface Running {
@@ -84,8 +88,9 @@ export class LineProcess {
   }
 
   private start(): Running {
-    const { command, args, env, timeoutMs } = this.spec;
-    const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+    const { command, args, env, timeoutMs, progressPipe } = this.spec;
+    const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe", ...(progressPipe ? ["pipe" as const] : [])] });
+    progressPipe?.(child.stdio[PROGRESS_FD] as Readable);
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (s: string) => (stderr = (stderr + s).slice(-8000)));
     child.stdin!.on("error", () => {}); // a dead helper is reported through 'exit'

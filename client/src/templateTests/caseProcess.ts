@@ -1,10 +1,19 @@
 // The template tests' work on the user's template as the extension runs it: the Test Explorer's cases and the
 // markers Compare Templates reads a template's replies with, in a helper process (caseWorker.ts) with the render
 // heap limit and a time limit per request (LimitedProcess), so that a template that exhausts either fails its
-// case or comparison with a message naming the limit, and never blocks or ends the extension host.
+// case or comparison with a message naming the limit and the line its render was at, and never blocks or ends the
+// extension host.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CaseResult, type Endpoint, type Markers, REQUEST_TIMEOUT_MS, type TestCase } from "../../../server/src/templateTests";
-import { LimitedProcess, RENDER_MEMORY_MB, type LimitedProcessOptions } from "../helperProcess/limitedProcess";
+import {
+  type CaseResult,
+  type Endpoint,
+  type Markers,
+  readTestFile,
+  REQUEST_TIMEOUT_MS,
+  type TestCase,
+} from "../../../server/src/templateTests";
+import { LimitedProcess, RENDER_MEMORY_MB, type LimitedProcessOptions, type StoppedAt } from "../helperProcess/limitedProcess";
 
 export interface CaseRequest {
   /** The test file; the helper reads it and its template itself. */
@@ -15,9 +24,11 @@ export interface CaseRequest {
   endpoint?: Endpoint;
 }
 
-export type CaseReply = { ok: true; result: CaseResult } | { ok: false; message: string };
-export type MarkersReply = { ok: true; markers: Markers } | { ok: false; message: string };
-/** What the helper reads on a line. */
+/** `at`: where in the template the render that ended the helper was. */
+export type Stopped = { ok: false; message: string; at?: StoppedAt };
+export type CaseReply = { ok: true; result: CaseResult } | Stopped;
+export type MarkersReply = { ok: true; markers: Markers } | Stopped;
+/** What the helper reads on a line, with the `progressTag` LimitedProcess adds. */
 export type WorkerRequest = ({ kind: "case" } & CaseRequest) | { kind: "markers"; template: string };
 
 /** One case (caps probes, renders in each engine, diagnostics) past this is stopped; a live case adds its requests' time. */
@@ -48,18 +59,26 @@ export class CaseProcess {
 
   /** Runs `tc` (a case of `req.testFile`, named `req.name`). One request at a time: the callers await each. */
   run(tc: TestCase, req: CaseRequest): Promise<CaseReply> {
-    return this.ask({ kind: "case", ...req }, caseTimeLimitMs(tc, this.o.timeoutMs, req.endpoint !== undefined));
+    const template = () => {
+      try {
+        return readFileSync(readTestFile(req.testFile).templatePath, "utf8");
+      } catch {
+        return null;
+      }
+    };
+    return this.ask({ kind: "case", ...req }, template, caseTimeLimitMs(tc, this.o.timeoutMs, req.endpoint !== undefined));
   }
 
   /** The markup that, left in a reply's content, shows a call or reasoning the server did not lift out (markersOf). */
   markers(template: string): Promise<MarkersReply> {
-    return this.ask({ kind: "markers", template }, this.o.timeoutMs);
+    return this.ask({ kind: "markers", template }, () => template, this.o.timeoutMs);
   }
 
-  private async ask<T>(req: WorkerRequest, timeoutMs: number): Promise<T | { ok: false; message: string }> {
-    const r = await this.proc.request(req, timeoutMs);
+  /** `template`: the text the helper renders, read only to place a failure (the helper reads a case's template itself). */
+  private async ask<T>(req: WorkerRequest, template: () => string | null, timeoutMs: number): Promise<T | Stopped> {
+    const r = await this.proc.request(req, template, timeoutMs);
     if (!r) throw new Error("a request was sent while another was waiting: send them one at a time");
-    return r.ok ? (r.reply as T) : { ok: false, message: r.message };
+    return r.ok ? (r.reply as T) : r;
   }
 
   dispose(): void {

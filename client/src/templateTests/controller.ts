@@ -133,7 +133,10 @@ export function registerTemplateTests(context: vscode.ExtensionContext, service:
           const at = new vscode.Location(fileItem.uri, new vscode.Position(tc.line - 1, 0));
           if (!reply.ok) {
             const msg = new vscode.TestMessage(reply.message);
-            msg.location = at;
+            // a render that ended the helper: at the template's statement it had reached
+            msg.location = reply.at
+              ? new vscode.Location(vscode.Uri.file(file.templatePath), new vscode.Position(reply.at.line - 1, reply.at.column - 1))
+              : at;
             testRun.failed(item, msg);
             continue;
           }

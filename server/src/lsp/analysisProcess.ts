@@ -1,12 +1,12 @@
 // The analysis process (bundled as dist/analysisWorker.js): runs the language service's rendering analyses
 // for the language server, one request at a time, under the heap limit the server starts it with. Whatever a
 // template does here, the server survives: a limit or crash ends this process, and the server starts another,
-// knowing where the template's render was (analysisProgress.ts).
+// knowing where the template's render was (server/src/progressPipe).
 import { join } from "node:path";
 import type { TemplateDocument } from "../document";
+import { reportRenderProgress, reportRendersOf } from "../progressPipe";
 import { getLanguageService } from "../services";
-import { analysing, reportRenderProgress } from "./analysisProgress";
-import type { AnalysisReply, AnalysisRequest, Validation } from "./analysisProtocol";
+import { PROGRESS_FD, type AnalysisReply, type AnalysisRequest, type Validation } from "./analysisProtocol";
 import { ModelFiles } from "./modelFiles";
 
 const service = getLanguageService();
@@ -15,7 +15,7 @@ const models = new ModelFiles("", null);
 /** The last text parsed: a validation and the quick fixes or lens that follow it share one parse. */
 let last: { text: string; doc: TemplateDocument } | null = null;
 // Bundled next to this file (dist/analysisWorker.js) by esbuild.mjs.
-reportRenderProgress(join(__dirname, "analysisProgress.js"));
+reportRenderProgress(join(__dirname, "renderProgress.js"), PROGRESS_FD);
 
 function parse(text: string): TemplateDocument {
   if (last?.text !== text) last = { text, doc: service.parseTemplate(text) };
@@ -40,7 +40,7 @@ function analyse(r: AnalysisRequest): unknown {
 
 process.on("message", (message: { id: number; request: AnalysisRequest }) => {
   let reply: AnalysisReply;
-  analysing(message.id, message.request.text);
+  reportRendersOf(message.request.text, message.id);
   try {
     reply = { id: message.id, ok: true, value: analyse(message.request) };
   } catch (e) {

@@ -20,4 +20,7 @@ export interface Validation {
   modelError: string | null;
 }
 
+/** The pipe the analysis process reports where its render is on (server/src/progressPipe): its file descriptor there, after the IPC channel's. */
+export const PROGRESS_FD = 4;
+
 export type AnalysisReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };

@@ -2,13 +2,13 @@
 // limit per request, so that no template can take the language server down or keep it busy: a request past
 // its time is stopped by killing the process, a heap exhausted or a V8 fatal error ends only that process,
 // and the next request starts a fresh one; the failure carries where the template's render was then
-// (analysisProgress.ts). Requests run one at a time; a newer request with the same key
+// (server/src/progressPipe). Requests run one at a time; a newer request with the same key
 // (the same document and analysis) replaces the one waiting, so a burst of edits checks only the last text.
 import { fork, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { Span } from "../document";
-import { PROGRESS_FD, ReportedProgress } from "./analysisProgress";
-import type { AnalysisReply, AnalysisRequest } from "./analysisProtocol";
+import { ReportedProgress } from "../progressPipe";
+import { PROGRESS_FD, type AnalysisReply, type AnalysisRequest } from "./analysisProtocol";
 
 export interface AnalysisLimits {
   /** Wall time one request may take. */

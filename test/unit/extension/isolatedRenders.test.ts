@@ -22,10 +22,20 @@ const CASE_WORKER = resolve(__dirname, "../../../dist/templateTestWorker.js");
 const NOW = { year: 2026, month: 1, day: 2, hour: 3, minute: 4, second: 5, microsecond: 0 };
 const CONTEXT = parseJson(JSON.stringify({ messages: [{ role: "user", content: "hi" }] })) as PyDict;
 const hostile = (name: string) => HOSTILE_TEMPLATES.find((h) => h.name === name)!.template;
-/** Past the helpers' heap long before the dialects' limits stop it (in process: some 300 MB first; the caps probe's 64 MB). */
-const HEAP_BOMB = hostile("list doubled 40 times");
-/** Per-character work inside a builtin, which the step budget does not count, on bounded values. */
-const SLOW = "{% set s = 'ab ' * 1000000 %}{% for i in range(100) %}{{ s|title|length }}{% endfor %}";
+/**
+ * The catalogue's "list doubled 40 times" with every statement after line 1 on line 3: past the helpers' heap long
+ * before the dialects' limits stop it (in process: some 300 MB first; the caps probe's 64 MB), at the doubling.
+ */
+const HEAP_BOMB = "{% set ns = namespace(s=[1]) %}\n\n{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s|length }}";
+/** Per-character work inside a builtin, which the step budget does not count, on bounded values: on line 3. */
+const SLOW = "{% set s = 'ab ' * 1000000 %}\n\n{% for i in range(100) %}{{ s|title|length }}{% endfor %}";
+/** Where each stops its helper: the statement on line 3 its render had reached. */
+const statementAt = (template: string, opening: string) => {
+  const start = template.indexOf(opening);
+  return { start, end: template.indexOf("{% endfor"), line: 3, column: start - template.lastIndexOf("\n", start) };
+};
+const BOMB_AT = statementAt(HEAP_BOMB, "{% set ns.s");
+const SLOW_AT = statementAt(SLOW, "{{ s|title");
 const HELPER_HEAP_MB = 32;
 /** Room for SLOW's bounded values: it meets the time limit, not the heap's. */
 const SLOW_HEAP_MB = 1024;
@@ -60,7 +70,7 @@ describe("Test Template Against Model: the prompt renders in a helper process", 
     const { value, turns } = await whileResponsive(() => renderPrompt(engine, input(HEAP_BOMB)));
     assert.deepEqual(value, {
       ok: false,
-      message: `the template does not render: this template exhausted the render memory limit (${HELPER_HEAP_MB} MB); its process was stopped`,
+      message: `the template does not render (line 3, column ${BOMB_AT.column}): this template exhausted the render memory limit (${HELPER_HEAP_MB} MB) at line 3; its process was stopped`,
     });
     assert.ok(turns > 0, "the event loop turned while the template rendered");
     assert.ok(process.memoryUsage().heapUsed < CALLER_HEAP_BOUND, `${process.memoryUsage().heapUsed} bytes of heap here`);
@@ -76,7 +86,7 @@ describe("Test Template Against Model: the prompt renders in a helper process", 
     const r = await renderPrompt(reference(1000, SLOW_HEAP_MB), input(SLOW));
     assert.deepEqual(r, {
       ok: false,
-      message: "the template does not render: this template ran past the render time limit (1 s); its process was stopped",
+      message: `the template does not render (line 3, column ${SLOW_AT.column}): this template ran past the render time limit (1 s) at line 3; its process was stopped`,
     });
   });
 });
@@ -124,7 +134,8 @@ describe("Test Explorer and Compare Templates: each case and probe runs in a hel
     const { value, turns } = await whileResponsive(() => run(p, suite(HEAP_BOMB, [{ name: "bomb", ...RENDERS }]), "bomb"));
     assert.deepEqual(value, {
       ok: false,
-      message: `this template exhausted the render memory limit (${HELPER_HEAP_MB} MB); its process was stopped`,
+      message: `this template exhausted the render memory limit (${HELPER_HEAP_MB} MB) at line 3; its process was stopped`,
+      at: BOMB_AT,
     });
     assert.ok(turns > 0, "the event loop turned while the case ran");
     assert.ok(process.memoryUsage().heapUsed < CALLER_HEAP_BOUND, `${process.memoryUsage().heapUsed} bytes of heap here`);
@@ -138,13 +149,18 @@ describe("Test Explorer and Compare Templates: each case and probe runs in a hel
     const { value, turns } = await whileResponsive(() => p.markers(HEAP_BOMB));
     assert.deepEqual(value, {
       ok: false,
-      message: `this template exhausted the render memory limit (${HELPER_HEAP_MB} MB); its process was stopped`,
+      message: `this template exhausted the render memory limit (${HELPER_HEAP_MB} MB) at line 3; its process was stopped`,
+      at: BOMB_AT,
     });
     assert.ok(turns > 0, "the event loop turned while the template was probed");
   });
 
   it("a case past the time limit fails naming the limit", async () => {
     const reply = await run(cases(1000, SLOW_HEAP_MB), suite(SLOW, [{ name: "slow", ...RENDERS }]), "slow");
-    assert.deepEqual(reply, { ok: false, message: "this template ran past the render time limit (1 s); its process was stopped" });
+    assert.deepEqual(reply, {
+      ok: false,
+      message: "this template ran past the render time limit (1 s) at line 3; its process was stopped",
+      at: SLOW_AT,
+    });
   });
 });

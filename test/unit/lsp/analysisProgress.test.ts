@@ -1,9 +1,9 @@
-// The language server's side of the analysis process's progress reports (lsp/analysisProgress.ts): the last
+// The language server's side of the analysis process's progress reports (progressPipe/reportedProgress.ts): the last
 // position of the request that asks, whatever the pipe's chunks cut.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PassThrough } from "node:stream";
-import { ReportedProgress } from "../../../server/src/lsp/analysisProgress";
+import { ReportedProgress } from "../../../server/src/progressPipe";
 
 const flushed = () => new Promise((r) => setImmediate(r));
 

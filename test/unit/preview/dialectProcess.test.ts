@@ -16,6 +16,11 @@ const NOW = { year: 2026, month: 1, day: 2, hour: 3, minute: 4, second: 5, micro
 const JSON_CONTEXT = JSON.stringify({ messages: [{ role: "user", content: "hi" }], add_generation_prompt: true });
 const TEMPLATE = "{% for m in messages %}<|{{ m.role }}|>{{ m.content | upper }}\n{% endfor %}{{ strftime_now('%Y') }}{{ missing.x }}";
 const hostile = (name: string) => HOSTILE_TEMPLATES.find((h) => h.name === name)!.template;
+/** The catalogue's "list doubled 40 times" with every statement after line 1 on line 3: the doubling there exhausts the heap. */
+const DOUBLING_ON_3 =
+  "{% set ns = namespace(s=[1]) %}\n\n{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s|length }}";
+/** Per-character work inside a builtin, which the step budget does not count, on bounded values: on line 3. */
+const SLOW_ON_3 = "{% set s = 'ab ' * 1000000 %}\n\n{% for i in range(100) %}{{ s|title|length }}{% endfor %}";
 
 function input(template: string): EngineInput {
   return { doc: new TemplateDocument(template), context: parseJson(JSON_CONTEXT) as PyDict, json: JSON_CONTEXT, now: NOW };
@@ -53,6 +58,32 @@ describe("dialect columns in helper processes", () => {
     assert.match(errorOf(await jinja2.render(input(hostile("list doubled 40 times")))), /exhausted the render memory limit \(64 MB\)/);
     const next = await jinja2.render(input("{{ messages[0].content }}"));
     assert.equal(next?.status === "ok" && next.output, "hi");
+  });
+
+  it("place a value bomb that exhausts the heap at the statement its render had reached", async () => {
+    const [jinja2] = engines(60_000, 64);
+    const outcome = await jinja2.render(input(DOUBLING_ON_3));
+    assert.match(errorOf(outcome), /exhausted the render memory limit \(64 MB\) at line 3;/);
+    assert.ok(outcome?.status === "error");
+    const { start, end, line, column } = outcome.error;
+    assert.deepEqual(
+      { start, end, line, column },
+      {
+        start: DOUBLING_ON_3.indexOf("{% set ns.s"),
+        end: DOUBLING_ON_3.indexOf("{% endfor"),
+        line: 3,
+        column: DOUBLING_ON_3.indexOf("{% set ns.s") - DOUBLING_ON_3.lastIndexOf("\n"),
+      },
+    );
+  });
+
+  it("place a render past the time limit at the statement it had reached", async () => {
+    const [jinja2] = engines(1000, 1024);
+    const outcome = await jinja2.render(input(SLOW_ON_3));
+    assert.match(errorOf(outcome), /ran past the render time limit \(1 s\) at line 3;/);
+    assert.ok(outcome?.status === "error");
+    const { start, end, line } = outcome.error;
+    assert.deepEqual({ start, end, line }, { start: SLOW_ON_3.indexOf("{{ s|title"), end: SLOW_ON_3.indexOf("{% endfor"), line: 3 });
   });
 
   it("turn a render past the time limit into an error in its column", async () => {

@@ -1,6 +1,7 @@
 // The preview's dialect columns as the extension runs them: each dialect renders in a helper process of its
 // own (dialectWorker.ts) with a heap limit and the preview's time limit per render (LimitedProcess), so that a
-// template that exhausts either becomes an error in that column, never a dead extension host. The other
+// template that exhausts either becomes an error in that column, at the statement its render had reached, never a
+// dead extension host. The other
 // columns go on. "Test Template Against Model" renders its prompt with the reference dialect the same way.
 import { registeredEngines } from "../../../../server/src/dialects";
 import { ENGINE_LABELS, type EngineId } from "../../../../server/src/document";
@@ -19,9 +20,9 @@ export function dialectProcessEngine(o: DialectProcessOptions, id: EngineId): Pr
     real: false,
     note: () => proc.version,
     async render({ doc, json, now }: EngineInput): Promise<EngineOutcome | null> {
-      const r = await proc.request({ template: doc.text, context: json, now });
+      const r = await proc.request({ template: doc.text, context: json, now }, () => doc.text);
       if (!r) return null;
-      return r.ok ? (r.reply as unknown as EngineOutcome) : failed(r.message);
+      return r.ok ? (r.reply as unknown as EngineOutcome) : failed(r.message, r.at);
     },
     dispose: () => proc.dispose(),
   };

@@ -41,13 +41,13 @@ export interface PreviewEngine {
   dispose(): void;
 }
 
-/** An error with no place in the template (a helper process that died, an internal error). */
-export function failed(reason: string): EngineOutcome {
+/** An error of no engine's (a helper process that died, an internal error), at the place the render had reached if known. */
+export function failed(reason: string, at?: { start: number; end: number; line: number; column: number }): EngineOutcome {
   return {
     status: "error",
     output: "",
     chunks: null,
-    error: { message: reason, code: null, start: null, end: null, line: null, column: null },
+    error: { message: reason, code: null, start: null, end: null, line: null, column: null, ...at },
   };
 }
 
