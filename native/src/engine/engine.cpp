@@ -525,18 +525,26 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
         common_sampler_accept(smpl.get(), t, false);
     }
     // Samples the batch's logits from index `first` on, verifying `drafted`. A complete grammar allows only
-    // the end of generation; when ignore_eos or a logit bias bans it, the sampler still picks a token and
-    // llama.cpp's grammar throws on accepting it.
+    // the end of generation; when ignore_eos or a logit bias bans it too, every token is banned and the
+    // sampler still picks one. Which one differs between CPUs: llama.cpp's grammar throws on accepting most,
+    // but not on a control token whose piece is empty, which then repeats to max_tokens. So the pick is
+    // refused when it was banned (its logit is -inf), whatever it is.
     auto sample = [&](int first, const std::vector<llama_token> & drafted) {
         std::vector<int> idxs(drafted.size() + 1);
         std::iota(idxs.begin(), idxs.end(), first);
+        const std::string why = "the grammar is complete but the end of generation is banned (ignore_eos or a logit bias): ";
+        std::vector<llama_token> ids;
         try {
-            return common_sampler_sample_and_accept_n(smpl.get(), m.ctx, idxs, drafted);
+            ids = common_sampler_sample_and_accept_n(smpl.get(), m.ctx, idxs, drafted);
         } catch (const std::runtime_error & e) {
-            throw EngineError(
-                ErrorCode::InvalidArgument,
-                std::string("the grammar is complete but the end of generation is banned (ignore_eos or a logit bias): ") + e.what());
+            throw EngineError(ErrorCode::InvalidArgument, why + e.what());
         }
+        // the candidates of the last position sampled, where the verification stopped
+        const llama_token_data_array * cur = common_sampler_get_candidates(smpl.get(), false);
+        if (cur->selected >= 0 && std::isinf(cur->data[cur->selected].logit) && cur->data[cur->selected].logit < 0) {
+            throw EngineError(ErrorCode::InvalidArgument, why + "nothing else may follow");
+        }
+        return ids;
     };
     llama_token id = sample(m.batch.n_tokens - 1, {})[0];
     st.prompt_ms = ms_since(t_prompt);
@@ -555,14 +563,6 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
     }
     // Takes one generated token, sampled from the logits at batch index `idx`; false when generation ends with it.
     auto emit = [&](llama_token t, int idx) -> bool {
-        // The bias bans the end of generation, so the sampler picks it only when every other token is banned
-        // too: a complete grammar. Which token it then picks among all-banned ones differs between CPUs (it
-        // may be a token the grammar throws on, handled in sample), so this case is refused here as well.
-        if (p.ignore_eos && llama_vocab_is_eog(m.vocab, t)) {
-            throw EngineError(ErrorCode::InvalidArgument,
-                              "the grammar is complete but the end of generation is banned (ignore_eos or a logit bias): "
-                              "nothing else may follow");
-        }
         result.tokens.push_back(t);
         st.generated_tokens++;
         const TokenLogprobs * lp = nullptr;
