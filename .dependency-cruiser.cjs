@@ -11,7 +11,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const ROOT = __dirname;
-const OWN = ["server", "client", "native", "packaging", "templates", "test"];
+const OWN = ["cli", "server", "client", "native", "packaging", "templates", "test"];
 
 function tableRows() {
   const md = fs.readFileSync(path.join(ROOT, "ARCHITECTURE.md"), "utf8");

@@ -24,7 +24,7 @@ const entries = [
   { entryPoints: ["server/src/lsp/analysisProcess.ts"], outfile: "dist/analysisWorker.js" },
   // the thread that reports where a helper process's render is: the analysis process's, the dialect columns' and the test cases' (server/src/progressPipe)
   { entryPoints: ["server/src/progressPipe/progressThread.ts"], outfile: "dist/renderProgress.js" },
-  { entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
   { entryPoints: ["native/endpoint/main.ts"], outfile: "dist/endpoint.js" },
   // the template guard's process (native/engine/templateGuard/guardProcess.ts), started by the endpoint and the CLI
   { entryPoints: ["native/engine/templateGuard/worker.ts"], outfile: "dist/templateGuardWorker.js" },

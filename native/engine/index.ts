@@ -23,4 +23,4 @@ export {
 export { CUDA_DOWNLOAD_MB, CUDA_TARBALLS, tarballUrl, type PinnedTarball } from "./cudaPackages";
 export { IntegrityError, download, fileIntegrity, type DownloadRequest } from "./download";
 export { DEFAULT_REGISTRY, npmRegistry, type RegistryConfig } from "./npmRegistry";
-export { LLAMA_PACKAGE_VERSION, defaultStorageDir, packageRoot } from "./paths";
+export { LLAMA_PACKAGE_VERSION, defaultStorageDir } from "./paths";

@@ -1,20 +1,13 @@
 // Where the native pieces live on disk: the addons built by native/build.mjs, node-llama-cpp's CPU
 // libraries, and CUDA libraries installed by `chat-template install-cuda`. Resolved from the package
 // root, so the same code works from sources (tsx), from the dist/ bundle and from an installed extension.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { packageRoot } from "../../server/src/commandLine";
 
 export const LLAMA_PACKAGE_VERSION = "3.22.1";
 export const CUDA_PACKAGES = ["@node-llama-cpp/linux-x64-cuda", "@node-llama-cpp/linux-x64-cuda-ext"] as const;
-
-export function packageRoot(): string {
-  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "chat-template-studio") return dir;
-  }
-  throw new Error(`cannot find the chat-template-studio package above ${__dirname}`);
-}
 
 /** Folder of cts_engine.node, cts_loader.node and dflash-bench. */
 export function nativeBinDir(): string {

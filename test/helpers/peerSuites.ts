@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after } from "node:test";
-import { main } from "../../server/src/cli";
+import { main } from "../../cli/main";
 
 export const PEER_SUITES = resolve(__dirname, "../../../shared/peer-suites");
 

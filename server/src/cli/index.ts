@@ -1,2 +1,3 @@
-// The CLI's entrance: `main.ts` is also the process entry (bundled as dist/cli.js); `main` runs one command line.
-export { main } from "./main";
+// The language commands' entrance: the command line's composition root (cli/main.ts) registers them with the
+// native ones and dispatches through `dispatch`.
+export { dispatch, languageCommands, type Command, type Subcommand } from "./commands";

@@ -2,7 +2,7 @@
 // or the .vsix), read from its package.json so that it cannot drift from what was published.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../../../native/engine";
+import { packageRoot } from "../commandLine";
 
 export function versionText(): string {
   const { version } = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };

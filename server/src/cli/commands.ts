@@ -1,47 +1,40 @@
-// The `chat-template` command line: one subcommand per file, dispatched here.
+// The language commands and the dispatch every `chat-template` command line goes through. The command
+// line's composition root (cli/main.ts) adds the native commands; this folder knows nothing of them.
 import { abCommand, usage as abUsage } from "./ab";
-import { type CommandIO, processIO, UsageError } from "../commandLine";
+import { type CommandIO, UsageError } from "../commandLine";
 import { capsCommand, usage as capsUsage } from "./caps";
 import { checkCommand, usage as checkUsage } from "./check";
 import { extractCommand, usage as extractUsage } from "./extract";
 import { fixCommand, usage as fixUsage } from "./fix";
-import {
-  benchCommand,
-  benchUsage,
-  installCudaCommand,
-  installCudaUsage,
-  makeTestModelsCommand,
-  makeTestModelsUsage,
-} from "../../../native/cli";
 import { renderCommand, usage as renderUsage } from "./render";
-import { serveCommand, serveUsage } from "../../../native/endpoint";
 import { testCommand, usage as testUsage } from "./test";
 import { versionText } from "./version";
 
-type Command = (argv: string[], io: CommandIO) => number | Promise<number>;
+export type Command = (argv: string[], io: CommandIO) => number | Promise<number>;
+export interface Subcommand {
+  run: Command;
+  usage: string;
+}
 
-const commands: Record<string, { run: Command; usage: string }> = {
+export const languageCommands = {
   check: { run: checkCommand, usage: checkUsage },
   render: { run: renderCommand, usage: renderUsage },
   extract: { run: extractCommand, usage: extractUsage },
-  serve: { run: serveCommand, usage: serveUsage },
   caps: { run: capsCommand, usage: capsUsage },
   fix: { run: fixCommand, usage: fixUsage },
   test: { run: testCommand, usage: testUsage },
   ab: { run: abCommand, usage: abUsage },
-  "make-test-models": { run: makeTestModelsCommand, usage: makeTestModelsUsage },
-  bench: { run: benchCommand, usage: benchUsage },
-  "install-cuda": { run: installCudaCommand, usage: installCudaUsage },
-};
+} satisfies Record<string, Subcommand>;
 
-function helpText(): string {
+function helpText(commands: Record<string, Subcommand>): string {
   return ["usage:", ...Object.values(commands).map((c) => "  " + c.usage), "  chat-template --version"].join("\n") + "\n";
 }
 
-export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
+/** Runs one command line against these subcommands (help, --version, usage errors as exit 2). */
+export async function dispatch(commands: Record<string, Subcommand>, argv: string[], io: CommandIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") {
-    io.stdout(helpText());
+    io.stdout(helpText(commands));
     return 0;
   }
   if (name === "--version" || name === "-v") {
@@ -50,7 +43,7 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
   }
   const cmd = name ? commands[name] : undefined;
   if (!cmd) {
-    io.stderr((name ? `unknown command '${name}'\n` : "") + helpText());
+    io.stderr((name ? `unknown command '${name}'\n` : "") + helpText(commands));
     return 2;
   }
   try {
@@ -62,16 +55,4 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
     }
     throw e;
   }
-}
-
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e) => {
-      process.stderr.write(`chat-template: internal error: ${(e as Error).stack ?? e}\n`);
-      process.exitCode = 70;
-    },
-  );
 }
