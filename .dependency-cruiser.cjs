@@ -3,6 +3,9 @@
 // row into rules, so the two cannot drift apart. A row is `| \`path\` … | what | may import |`:
 //  - a row whose path holds TypeScript may import only its own files and the backticked folders and
 //    files of its "may import" cell (`*`: anything; test/ is white-box);
+//  - a folder followed by "(types only)" in that cell may be imported with `import type` only;
+//  - a row whose "what" says "imported only by" and names rows is imported by those rows only (the
+//    interpreter's dialect kit: only the dialects build on it);
 //  - a package named in any row's cell (`vscode`, …) may be imported only by the rows that name it;
 //  - a file under no row fails (the table lists every folder);
 //  - a folder with an index.ts is entered from outside only through it (no deep imports);
@@ -23,7 +26,10 @@ function tableRows() {
     .filter((l) => l.startsWith("| `"))
     .map((l) => {
       const cells = l.split("|").map((c) => c.trim());
-      return { paths: ticks(cells[1]), allowed: ticks(cells[cells.length - 2]) };
+      const allowedCell = cells[cells.length - 2];
+      const typesOnly = [...allowedCell.matchAll(/`([^`]+)` \(types only\)/g)].map((m) => m[1]);
+      const onlyBy = /imported only by ((?:`[^`]+`(?:, | and )?)+)/.exec(cells[2]);
+      return { paths: ticks(cells[1]), allowed: ticks(allowedCell), typesOnly, onlyBy: onlyBy ? ticks(onlyBy[1]) : null };
     });
 }
 
@@ -57,6 +63,30 @@ for (const row of rows) {
     to: { path: `^(${OWN.join("|")})/`, pathNot: mayReach.map(prefix).join("|") },
   });
 }
+for (const row of rows) {
+  const ts = row.paths.filter(hasTypeScript);
+  for (const t of row.typesOnly) {
+    forbidden.push({
+      name: `types-only:${ts.join(",")}`,
+      comment: `ARCHITECTURE.md: ${ts.join(", ")} imports only types from ${t}`,
+      severity: "error",
+      from: { path: ts.map(prefix).join("|") },
+      to: { path: prefix(t), dependencyTypesNot: ["type-only"] },
+    });
+  }
+}
+for (const row of rows.filter((r) => r.onlyBy)) {
+  for (const p of row.paths) {
+    const ownFolder = p.slice(0, p.lastIndexOf("/", p.length - 2) + 1);
+    forbidden.push({
+      name: `only-by:${p}`,
+      comment: `ARCHITECTURE.md: only ${row.onlyBy.join(", ")} import ${p}`,
+      severity: "error",
+      from: { path: `^(${OWN.join("|")})/`, pathNot: [...row.onlyBy.map(prefix), prefix(ownFolder), "^test/"].join("|") },
+      to: { path: prefix(p) },
+    });
+  }
+}
 const listed = rows.flatMap((r) => r.paths).map(prefix);
 forbidden.push({
   name: "unlisted",
@@ -76,12 +106,20 @@ for (const [pkg, users] of packages) {
 }
 for (const row of rows) {
   for (const p of row.paths.filter((p) => p.endsWith("/") && fs.existsSync(path.join(ROOT, p, "index.ts")))) {
+    // a file of the folder with a row of its own is a second face (the interpreter's dialect kit)
+    const faces = [
+      "index.ts",
+      ...rows
+        .flatMap((r) => r.paths)
+        .filter((q) => q.startsWith(p) && !q.endsWith("/"))
+        .map((q) => q.slice(p.length)),
+    ];
     forbidden.push({
       name: `facade:${p}`,
       comment: `${p} is entered through its index.ts only`,
       severity: "error",
       from: { path: `^(${OWN.join("|")})/`, pathNot: `${prefix(p)}|^test/` },
-      to: { path: `${prefix(p)}(?!index\\.ts$)` },
+      to: { path: `${prefix(p)}(?!(${faces.map(esc).join("|")})$)` },
     });
   }
 }

@@ -26,8 +26,8 @@ const entries = [
   { entryPoints: ["server/src/progressPipe/progressThread.ts"], outfile: "dist/renderProgress.js" },
   { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
   { entryPoints: ["native/endpoint/main.ts"], outfile: "dist/endpoint.js" },
-  // the template guard's process (native/engine/templateGuard/guardProcess.ts), started by the endpoint and the CLI
-  { entryPoints: ["native/engine/templateGuard/worker.ts"], outfile: "dist/templateGuardWorker.js" },
+  // the template guard's process (server/src/guard/guardProcess.ts), started by the endpoint
+  { entryPoints: ["server/src/guard/worker.ts"], outfile: "dist/templateGuardWorker.js" },
   // the preview webview runs in a browser page: its script and stylesheet, no Node, no vscode
   {
     entryPoints: ["client/src/preview/webview/main.ts", "client/src/preview/webview/preview.css"],

@@ -12,6 +12,8 @@ import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { CommandIO } from "../../server/src/commandLine";
+import { processGuard } from "../../server/src/guard";
+import { setTemplateGuard } from "../engine";
 import { ensureDemoModels } from "../testModels";
 import { parseServeArgs, type ServeConfig } from "./config";
 import { Metrics } from "./metrics";
@@ -61,6 +63,8 @@ const urlOf = (host: string, port: number) => `http://${host.includes(":") ? `[$
 
 export async function serveCommand(argv: string[], io: CommandIO): Promise<number> {
   const config = parseServeArgs(argv);
+  // the engine runs no template the guard has not vouched for; this process's guard checks in a process of its own
+  setTemplateGuard(processGuard);
   if (config.chatTemplateFile !== undefined && !existsSync(config.chatTemplateFile)) {
     io.stderr(`chat-template serve: template file not found: ${config.chatTemplateFile}\n`);
     return 1;

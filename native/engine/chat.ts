@@ -2,9 +2,8 @@
 import { loadBackend, type BackendOptions } from "./backend";
 import { fromNative } from "./errors";
 import type { NativeChatOutputStream, NativeChatTemplates } from "./native";
-import { checkRender, checkRequest, checkTemplates } from "./templateGuard/guardProcess";
-import type { Tokens } from "./templateGuard/protocol";
-import { servedTemplates, type ServedTemplates } from "./templateGuard/servedTemplates";
+import type { GuardedTemplates } from "../../server/src/guard";
+import { guarded } from "./guard";
 import type { ChatPrompt, ChatRequest, OutputDelta, ParsedMessage, TemplateCaps } from "./types";
 
 async function native<T>(p: Promise<T>): Promise<T> {
@@ -17,28 +16,29 @@ async function native<T>(p: Promise<T>): Promise<T> {
 
 /**
  * Templates reach llama.cpp's Jinja engine only through here, each checked first by the template guard
- * (templateGuard/), which refuses what it cannot vouch for with a TemplateLimitError or TemplateRefusedError.
+ * (guard.ts), which refuses what it cannot vouch for with a TemplateLimitError or TemplateRefusedError.
  */
 export class ChatTemplate {
   /** @internal use ChatTemplate.fromSource or Engine.chatTemplate */
   constructor(
     private readonly native: NativeChatTemplates,
-    /** What the guard checked: the texts llama.cpp parses and the bos/eos texts they are served with. */
-    private readonly checked: { served: ServedTemplates; tokens: Tokens },
+    /** What the guard checked: the templates llama.cpp serves and the bos/eos texts they are served with. */
+    private readonly checked: GuardedTemplates,
   ) {}
 
   /** A template as llama.cpp would serve it for a model whose bos/eos tokens have this text. */
   static async fromSource(source: string, tokens: { bos?: string; eos?: string } = {}, backend?: BackendOptions): Promise<ChatTemplate> {
     const { addon } = loadBackend(backend);
-    const checked = { served: servedTemplates(source), tokens: { bos: tokens.bos ?? "", eos: tokens.eos ?? "" } };
-    await checkTemplates(checked.served, checked.tokens);
+    const checked: GuardedTemplates = { override: source, model: {}, tokens: { bos: tokens.bos ?? "", eos: tokens.eos ?? "" } };
+    await guarded((g) => g.checkTemplates(checked));
     return new ChatTemplate(await native(addon.createChatTemplates(source, checked.tokens.bos, checked.tokens.eos)), checked);
   }
 
   /** The exact prompt (and grammar, stops, parser) llama-server builds for this chat-completions request. */
   async apply(request: ChatRequest): Promise<ChatPrompt> {
     const json = JSON.stringify(request);
-    await checkRequest(this.checked.served, this.checked.tokens, await native(this.native.templateInputs(json)));
+    const inputs = await native(this.native.templateInputs(json));
+    await guarded((g) => g.checkRequest(this.checked, inputs));
     return native(this.native.apply(json));
   }
 
@@ -96,6 +96,6 @@ export class ChatOutputStream {
 export async function renderTemplate(source: string, variables: Record<string, unknown>, backend?: BackendOptions): Promise<string> {
   const { addon } = loadBackend(backend);
   const json = JSON.stringify(variables);
-  await checkRender(source, json);
+  await guarded((g) => g.checkRender(source, json));
   return native(addon.renderJinja(source, json));
 }

@@ -6,8 +6,8 @@ import { loadBackend, type BackendOptions } from "./backend";
 import { ChatTemplate } from "./chat";
 import { EngineError, ModelFileError, fromNative } from "./errors";
 import type { NativeEngine, NativeGenerateResult } from "./native";
-import { checkTemplates } from "./templateGuard/guardProcess";
-import { servedTemplates, type ModelTemplates } from "./templateGuard/servedTemplates";
+import type { GuardedTemplates, ModelTemplates } from "../../server/src/guard";
+import { guarded } from "./guard";
 import type { GenerateOptions, GenerateResult, GenerateStats, LoadOptions, ModelInfo, PromptCacheInfo } from "./types";
 
 /** Our reader first: it names the offset and field of a corrupt or truncated file, llama.cpp does not. */
@@ -95,8 +95,12 @@ export class Engine {
   /** The model's chat template, or `source` in its place, with this model's bos/eos tokens. */
   async chatTemplate(source = ""): Promise<ChatTemplate> {
     // with a model, llama.cpp takes bos/eos from its vocabulary even for an override
-    const checked = { served: servedTemplates(source, this.templates), tokens: { bos: this.info.bosText, eos: this.info.eosText } };
-    await checkTemplates(checked.served, checked.tokens);
+    const checked: GuardedTemplates = {
+      override: source,
+      model: this.templates,
+      tokens: { bos: this.info.bosText, eos: this.info.eosText },
+    };
+    await guarded((g) => g.checkTemplates(checked));
     try {
       return new ChatTemplate(await this.native.chatTemplates(source), checked);
     } catch (e) {

@@ -2,6 +2,7 @@
 export { loadBackend, type BackendOptions } from "./backend";
 export { ChatOutputStream, ChatTemplate, parseChatOutput, renderTemplate } from "./chat";
 export { Engine } from "./engine";
+export { setTemplateGuard } from "./guard";
 export {
   ContextOverflowError,
   EngineError,

@@ -14,6 +14,7 @@ import { writeConstructedPair } from "../../native/testModels";
 import { rawStream, startEndpoint } from "../helpers/endpoint";
 import type { BenchSuite } from "./bench";
 import { fmt } from "./measure";
+import "../helpers/templateGuard";
 
 const LENGTHS = (process.env.CTS_BENCH_LENGTHS ?? "16,1024,8192").split(",").map(Number);
 const CONTEXT = 8192 + 256;

@@ -9,7 +9,7 @@ import { jinja2_3_1_6 } from "../../server/src/dialects/jinja2-3.1.6";
 import { TemplateDocument } from "../../server/src/document/document";
 import type { PyDict } from "../../server/src/interpreter/dict";
 import { render } from "../../server/src/interpreter/render";
-import { parseScenarios, scenarioContext } from "../../server/src/interpreter/scenario";
+import { parseScenarios, scenarioContext } from "../../server/src/analysis/scenario";
 import { corpusDir } from "../helpers/corpus";
 import { CORPUS_NOW } from "../helpers/renderCorpus";
 import type { BenchSuite } from "./bench";

@@ -1,4 +1,4 @@
-// The template guard (native/engine/templateGuard): how much of each limit the corpus uses — every
+// The template guard (server/src/guard): how much of each limit the corpus uses — every
 // template × scenario sent as a chat request, plus each template's fixed renders (capability probe,
 // autoparser conversations, enable_thinking check) — and what the guard adds to a request on the
 // largest corpus template. The limits must leave a wide margin over the corpus's worst case.
@@ -6,10 +6,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { loadBackend } from "../../native/engine/backend";
 import type { NativeChatTemplates } from "../../native/engine/native";
 import { requestContexts, type TemplateInputs } from "../../server/src/analysis";
-import { fixedRenders } from "../../native/engine/templateGuard/fixedRenders";
-import { TemplateGuard } from "../../native/engine/templateGuard/guard";
-import { guardLimits } from "../../native/engine/templateGuard/limits";
-import { servedTemplates } from "../../native/engine/templateGuard/servedTemplates";
+import { fixedRenders } from "../../server/src/guard/fixedRenders";
+import { CheckedTemplates } from "../../server/src/guard/guard";
+import { guardLimits } from "../../server/src/guard/limits";
+import { servedTemplates } from "../../server/src/guard/servedTemplates";
 import { probeCaps } from "../../server/src/analysis/caps/capsProbe";
 import { llamacpp_0_5_0 } from "../../server/src/dialects/llamacpp-v0.5.0";
 import { TemplateDocument } from "../../server/src/document/document";
@@ -142,7 +142,7 @@ const suite: BenchSuite = {
       .sort((a, b) => b.s.length - a.s.length)[0];
     const native = (await addon.createChatTemplates(largest.s, TOKENS.bos, TOKENS.eos)) as NativeChatTemplates;
     let t0 = performance.now();
-    const guard = TemplateGuard.of(servedTemplates(largest.s), TOKENS);
+    const guard = CheckedTemplates.of(servedTemplates(largest.s), TOKENS);
     const initMs = performance.now() - t0;
     console.log(`largest template ${largest.n} (${largest.s.length} chars): fixed checks ${fmt(initMs)} ms once per template text`);
     const median = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)];

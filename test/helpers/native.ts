@@ -11,6 +11,7 @@ import {
 } from "../../native/testModels/pairs";
 import { writeFallingPair, type FallingPair } from "../../native/testModels/falling";
 import { tempDir } from "./gguf";
+import "./templateGuard";
 
 const tmp = tempDir("native");
 const engines: Engine[] = [];

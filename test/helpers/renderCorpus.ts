@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { PyDict } from "../../server/src/interpreter/dict";
 import { parseJson } from "../../server/src/interpreter/json";
 import type { WallClock } from "../../server/src/interpreter/dialect";
-import { parseScenarios, scenarioContext } from "../../server/src/interpreter/scenario";
+import { parseScenarios, scenarioContext } from "../../server/src/analysis/scenario";
 import { corpusDir } from "./corpus";
 
 /** The instant the corpus's Jinja2 and minja renders pinned strftime_now to. */

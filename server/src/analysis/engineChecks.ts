@@ -8,7 +8,7 @@ import type { EngineId, TemplateDocument } from "../document";
 import { probeFindings } from "./caps/probeFindings";
 import { mergeFindings, type Finding } from "./finding";
 import { scenarioFindings } from "./scenarioChecks";
-import type { Scenario } from "../interpreter";
+import type { Scenario } from "./scenario";
 import { staticFindings } from "./staticChecks";
 
 /** Every engine is measured against Python Jinja2 as HF transformers runs it. */

@@ -13,4 +13,5 @@ export { BUILTIN_SCENARIOS, CHECK_NOW } from "./scenarios";
 export { modelFindings } from "./model";
 export type { ModelTokenizer } from "./model";
 export { securityDiagnostics, securityHover } from "./security";
-export type { Scenario } from "../interpreter";
+export { DEFAULT_SPECIAL_TOKENS, parseScenario, parseScenarios, scenarioContext } from "./scenario";
+export type { Scenario } from "./scenario";

@@ -1,14 +1,15 @@
 // Engine rules found by rendering: each sample scenario in the engine's dialect and in the
 // reference. An engine that throws where the reference renders is an error at the throwing node;
 // output that differs is a warning at the node whose output differs first, with the cause.
-import { type Dialect, scenarioContext } from "../interpreter";
+import { type Dialect } from "../interpreter";
+import { scenarioContext } from "./scenario";
 import { ENGINE_LABELS, type TemplateDocument } from "../document";
 import { chatLayerChanges } from "./chatLayer";
 import { describeDivergence, firstDivergence } from "./divergence";
 import type { Finding } from "./finding";
 import { constructAt } from "./nodeIndex";
 import { renderScenario } from "./scenarioRenders";
-import type { Scenario } from "../interpreter";
+import type { Scenario } from "./scenario";
 
 const firstLine = (s: string): string => s.split("\n")[0];
 

@@ -1,6 +1,7 @@
 // Renders of one parsed template in one dialect, one per sample scenario, computed on first use and
 // kept with the document: diagnostics, code actions and fixes ask for the same renders many times.
-import { type Dialect, type RenderResult, type Scenario, scenarioContext } from "../interpreter";
+import { type Dialect, type RenderResult } from "../interpreter";
+import { type Scenario, scenarioContext } from "./scenario";
 import type { TemplateDocument } from "../document";
 import { withUsageStats } from "./caps/usage";
 import { renderRequest } from "./chatLayer";

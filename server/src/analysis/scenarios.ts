@@ -2,7 +2,8 @@
 // template with, and the instant and budget of those renders. Scenarios are read and copied per render
 // by the interpreter's scenario loader.
 import builtin from "../../../templates/scenarios.json";
-import { fromJS, type PyDict, type Scenario, type WallClock } from "../interpreter";
+import { fromJS, type PyDict, type WallClock } from "../interpreter";
+import { type Scenario } from "./scenario";
 
 export const BUILTIN_SCENARIOS: readonly Scenario[] = Object.entries(builtin as Record<string, Record<string, unknown>>).map(
   ([name, data]) => ({

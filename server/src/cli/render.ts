@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { dialectFor, registeredEngines } from "../dialects";
 import { ENGINE_IDS, TemplateDocument } from "../document";
-import { JsonError, parseJson, parseScenarios, parseWallClock, PyDict, type Scenario, scenarioContext } from "../interpreter";
-import { renderRequest } from "../analysis";
+import { JsonError, parseJson, parseWallClock, PyDict } from "../interpreter";
+import { renderRequest, parseScenarios, type Scenario, scenarioContext } from "../analysis";
 import { type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
 
 export const usage =

@@ -1,7 +1,7 @@
 // @huggingface/jinja 0.5.13 (the exact devDependency): `new Template(source).render(context)`, which
 // tokenizes with lstrip_blocks and trim_blocks. Every rule and its evidence:
 // docs/dialects/hfjinja-0.5.13.md; the real package is the test oracle (test/helpers/realHfJinja.ts).
-import { type Dialect, Fault, PyDict, type Value } from "../interpreter";
+import { type Dialect, Fault, PyDict, type Value } from "../interpreter/kit";
 import { hfGlobals } from "./hfjinja/builtins";
 import { bindMacroArgs } from "./hfjinja/macros";
 import { hfFilters } from "./hfjinja/filters";

@@ -1,7 +1,7 @@
 // The registry of dialects: engine id → the dialect of the engine version the project targets.
 // A new engine (or version) is one file in this folder plus one line here.
 import type { EngineId } from "../document";
-import type { Dialect } from "../interpreter";
+import type { Dialect } from "../interpreter/kit";
 import type { EngineFact } from "./engineFact";
 import { HFJINJA_FACTS } from "./hfjinja/facts";
 import { hfjinja_0_5_13 } from "./hfjinja-0.5.13";

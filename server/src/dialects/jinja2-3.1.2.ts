@@ -7,7 +7,7 @@
 // - `|int` raises the OverflowError of int(float('1e10000')) (3.1.3 gives the default);
 // - `{% set ns.a, ns.b = … %}` does not parse (3.1.4's parser takes namespace refs in a tuple);
 // - a name set in every branch of an if/elif/else can start its frame undefined (see jinja2/branchStores.ts).
-import { type Dialect, doInt, doXmlattr, listClear, listPop, type Refusal } from "../interpreter";
+import { type Dialect, doInt, doXmlattr, listClear, listPop, type Refusal } from "../interpreter/kit";
 import type * as A from "../parser";
 import { branchStoreShadows } from "./jinja2/branchStores";
 import { jinja2_3_1_6 } from "./jinja2-3.1.6";

@@ -37,7 +37,7 @@ import {
   tupleMethods,
   unpack,
   valueFilters,
-} from "../interpreter";
+} from "../interpreter/kit";
 import { within } from "../parser";
 import { compileRefusal } from "./jinja2/compileChecks";
 import { loopControlRefusal } from "./jinja2/loopControl";

@@ -6,7 +6,7 @@
 // renders of the real engine in process (test/helpers/realLlamaCpp.ts): the corpus, the micro cases
 // and test/unit/dialects/llamacpp/differential.test.ts. docs/dialects/llamacpp-v0.5.0.md lists every
 // rule with its evidence.
-import type { Dialect, FilterFn, Operators, Refusal, TestFn, Value } from "../interpreter";
+import type { Dialect, FilterFn, Operators, Refusal, TestFn, Value } from "../interpreter/kit";
 import type * as A from "../parser";
 import { getattr, getitem, slice } from "./llamacpp/access";
 import { LArgs } from "./llamacpp/args";

@@ -2,7 +2,7 @@
 // llamacpp dialect, fed JSON as the chat layer passes it (no node-llama-cpp input conversion: 1.0 stays a
 // float), and rendered from the context llama.cpp's chat layer builds for a request, which depends on the
 // template's caps: the analysis layer builds it (analysis/chatLayer) for every dialect that sets `chatLayer`.
-import type { Dialect } from "../interpreter";
+import type { Dialect } from "../interpreter/kit";
 import { llamacpp_0_5_0 } from "./llamacpp-v0.5.0";
 
 export const llamaServer_0_5_0: Dialect = {

@@ -1,7 +1,7 @@
 // google/minja at commit 021c229 (2025-09-22): the engine llama.cpp embedded before its own and
 // that other servers still embed, as minja::Parser::parse (trim_blocks, lstrip_blocks) and
 // minja::Context::make run it. Every rule and its evidence: docs/dialects/minja-021c229.md.
-import { type Dialect, Fault } from "../interpreter";
+import { type Dialect, Fault } from "../interpreter/kit";
 import { minjaFilters, minjaGlobals } from "./minja/builtins";
 import { callMethod } from "./minja/methods";
 import { minjaOps } from "./minja/ops";

@@ -1,7 +1,5 @@
 // The document layer's entrance: everything other folders use from it.
 export { TemplateDocument } from "./document";
-export { readRenderProgress, renderPosition, renderProgressBuffer, renderStarting, watchRenders } from "./renderProgress";
-export type { RenderPosition } from "./renderProgress";
 export { DEFAULT_ENGINES, ENGINE_IDS, ENGINE_LABELS, SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES, isEngineId } from "./types";
 export type {
   CompletionItem,

@@ -5,7 +5,7 @@
 // evaluated and before its operation, so when something throws, `at` names the innermost node
 // that raised it — and exceptions unwind without being caught and rethrown at every level.
 import { type Bound, type Dialect, NO_ARGS, type Operators, own, type Refusal, type Runtime, type WallClock } from "./dialect";
-import { renderPosition } from "../document";
+import { renderPosition } from "../progressPipe";
 import type * as A from "../parser";
 import type { LineIndex } from "../parser";
 import { PyDict } from "./dict";
@@ -63,7 +63,7 @@ export class Evaluator implements Runtime {
   readonly dialect: Dialect;
   private readonly ops: Operators;
   private steps = 0;
-  /** document/renderProgress.ts: held here, so that each statement's store is a field's, not an import's. */
+  /** progressPipe/renderProgress.ts: held here, so that each statement's store is a field's, not an import's. */
   private readonly position = renderPosition;
   private depth = 0;
   /** The string the last macro call returned and where its bytes came from (for provenance). */
@@ -231,7 +231,7 @@ export class Evaluator implements Runtime {
 
   private stmt(n: A.Stmt, scope: Scope, out: Output): Signal {
     this.at = n;
-    // Where the render is, for a reader on another thread (document/renderProgress.ts): a block by its opening tag.
+    // Where the render is, for a reader on another thread (progressPipe/renderProgress.ts): a block by its opening tag.
     const where = (n as Partial<A.Block>).openTag ?? n;
     this.position[0] = where.start;
     this.position[1] = where.end;

@@ -1,39 +1,18 @@
-// The interpreter layer's entrance: everything other folders use from it.
-export { dictMethods, floatMethods, intMethods, listClear, listMethods, listPop, tupleMethods } from "./builtins/containerMethods";
-export { hfGlobals, jinjaGlobals } from "./builtins/globals";
-export { sequenceFilters } from "./builtins/sequenceFilters";
-export { doXmlattr, stringFilters } from "./builtins/stringFilters";
-export { strMethods } from "./builtins/strMethods";
-export { tests } from "./builtins/tests";
-export { doInt, valueFilters } from "./builtins/valueFilters";
-export { BuiltinFunction } from "./callables";
-export { fixedPoint, signOf, significant } from "./decimalDigits";
+// The interpreter's face for its consumers: render a template with a dialect, the values and JSON a render takes
+// and gives, its errors and limits, and the Dialect type (with the table types a wrapped dialect replaces). What a
+// dialect is built from (builtins, Python's semantics, the runtime's values) is the dialect kit, kit.ts, which only
+// server/src/dialects imports.
+export { Callable } from "./values";
+export type { CallArgs, Value } from "./values";
 export { own } from "./dialect";
-export type { ArithOp, Bound, CompareOp, Dialect, FilterFn, MacroUses, Operators, Refusal, Runtime, TestFn, WallClock } from "./dialect";
+export type { Dialect, FilterFn, MethodTable, Operators, Refusal, TestFn, WallClock } from "./dialect";
 export { PyDict } from "./dict";
-export { Fault } from "./errors";
 export type { CauseCode, RenderError } from "./errors";
 export { JsonError, fromJS, parseJson } from "./json";
 export { DEFAULT_LIMITS } from "./limits";
 export type { Limits } from "./limits";
-export { LoopContext } from "./loop";
-export { macroUses } from "./macro";
 export type { Chunk } from "./output";
-export { getattr, getitem, slice } from "./python/access";
-export { compare, truthy } from "./python/compare";
-export { fixed } from "./python/formatNumber";
-export { iterate, unpack } from "./python/iterate";
 export { jsonDumps } from "./python/jsonDumps";
-export { arith, concat, neg, pos } from "./python/ops";
-export { strValue } from "./python/repr";
-export { strftime } from "./python/strftime";
-export { codePoints, compareStr } from "./python/text";
 export { parseWallClock, render } from "./render";
 export type { RenderResult } from "./render";
-export { DEFAULT_SPECIAL_TOKENS, parseScenario, parseScenarios, scenarioContext } from "./scenario";
-export type { Scenario } from "./scenario";
-export { Undefined } from "./undefined";
-export { Callable, Namespace, PyObject, PyRange, Tuple } from "./values";
-export type { Sized } from "./valueSize";
-export type { CallArgs, Value } from "./values";
-export type { MethodTable } from "./dialect";
+export { Tuple } from "./values";

@@ -2,7 +2,8 @@
 // one dialect → the output, where each chunk of it came from, and the error if there was one
 // (with the output produced up to it, which Python's Jinja2 would have thrown away).
 import type { Dialect, Refusal, WallClock } from "./dialect";
-import { renderStarting, type TemplateDocument } from "../document";
+import type { TemplateDocument } from "../document";
+import { renderStarting } from "../progressPipe";
 import type * as A from "../parser";
 import { PyDict } from "./dict";
 import { Fault, type RenderError } from "./errors";

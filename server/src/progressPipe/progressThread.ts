@@ -4,7 +4,7 @@
 // with it: an exhausted heap or a V8 abort leaves no time to report anything).
 import { writeSync } from "node:fs";
 import { workerData } from "node:worker_threads";
-import { readRenderProgress } from "../document";
+import { readRenderProgress } from "./renderProgress";
 import type { ProgressReporting } from "./reportProgress";
 
 const { buffer, fd } = workerData as ProgressReporting;

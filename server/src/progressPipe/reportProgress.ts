@@ -1,9 +1,9 @@
-// The helper process's side: its renders store their position in shared memory (document/renderProgress.ts), and
+// The helper process's side: its renders store their position in shared memory (renderProgress.ts), and
 // a thread of its own (progressThread.ts) copies the position of the watched text's render to a pipe to the parent,
 // which keeps the last one (reportedProgress.ts), so that a render that fails, even by the process's death, is
 // placed at the statement it was running.
 import { Worker } from "node:worker_threads";
-import { renderProgressBuffer, watchRenders } from "../document";
+import { renderProgressBuffer, watchRenders } from "./renderProgress";
 
 export interface ProgressReporting {
   buffer: SharedArrayBuffer;

@@ -1,7 +1,8 @@
 // The parent's side of a helper process's progress reports (reportProgress.ts): the last position the helper's
 // reporting thread wrote on the pipe, whatever the pipe's chunks cut.
 import type { Readable } from "node:stream";
-import type { RenderPosition, Span } from "../document";
+import type { Span } from "../document";
+import type { RenderPosition } from "./renderProgress";
 
 export class ReportedProgress {
   private last: RenderPosition | null = null;

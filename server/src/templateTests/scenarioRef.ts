@@ -3,8 +3,8 @@
 // Read once when the test file is read, so a missing file is an error at the case's line.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { BUILTIN_SCENARIOS } from "../analysis";
-import { JsonError, parseJson, PyDict, scenarioContext } from "../interpreter";
+import { BUILTIN_SCENARIOS, scenarioContext } from "../analysis";
+import { JsonError, parseJson, PyDict } from "../interpreter";
 
 export interface ScenarioRef {
   /** As written in the test file. */

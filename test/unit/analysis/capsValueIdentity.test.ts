@@ -10,6 +10,7 @@ import { CAPS_KEYS, probeCaps } from "../../../server/src/analysis/caps/capsProb
 import { dialectFor } from "../../../server/src/dialects/index";
 import { TemplateDocument } from "../../../server/src/document/document";
 import { ChatTemplate } from "../../../native/engine/chat";
+import "../../helpers/templateGuard";
 
 /** The conversation, with the tool calls' names printed straight from their members. */
 const MESSAGES =

@@ -3,10 +3,10 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { BUILTIN_SCENARIOS, dialectsOf, engineFindings, renderRequest } from "../../../server/src/analysis";
+import { BUILTIN_SCENARIOS, dialectsOf, engineFindings, renderRequest, scenarioContext } from "../../../server/src/analysis";
 import { dialectFor, llamaServer_0_5_0 } from "../../../server/src/dialects";
 import { TemplateDocument } from "../../../server/src/document";
-import { parseJson, type PyDict, render, type RenderResult, scenarioContext } from "../../../server/src/interpreter";
+import { parseJson, type PyDict, render, type RenderResult } from "../../../server/src/interpreter";
 import { corpusDir } from "../../helpers/corpus";
 
 const NOW = { year: 2026, month: 1, day: 15, hour: 9, minute: 30, second: 0, microsecond: 0 };

@@ -11,7 +11,7 @@ import builtinScenariosJson from "../../../templates/scenarios.json";
 import { BUILTIN_SCENARIOS } from "../../../server/src/analysis/scenarios";
 import { dialectFor } from "../../../server/src/dialects/index";
 import { TemplateDocument } from "../../../server/src/document/document";
-import { DEFAULT_SPECIAL_TOKENS } from "../../../server/src/interpreter/scenario";
+import { DEFAULT_SPECIAL_TOKENS } from "../../../server/src/analysis/scenario";
 import { corpusDir } from "../../helpers/corpus";
 import { hasPythonJinja2 } from "../../helpers/python";
 import { renderWithPythonJinja2 } from "../../helpers/pythonJinja";

@@ -8,7 +8,7 @@ import { fixAll } from "../../../server/src/analysis/fixes/quickFixes";
 import builtinScenariosJson from "../../../templates/scenarios.json";
 import { BUILTIN_SCENARIOS } from "../../../server/src/analysis/scenarios";
 import { TemplateDocument } from "../../../server/src/document/document";
-import { DEFAULT_SPECIAL_TOKENS } from "../../../server/src/interpreter/scenario";
+import { DEFAULT_SPECIAL_TOKENS } from "../../../server/src/analysis/scenario";
 import { validate } from "../../../server/src/services/diagnostics";
 import { DEFAULT_ENGINES } from "../../../server/src/document/types";
 import { corpusDir } from "../../helpers/corpus";

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { withUsageStats } from "../../../server/src/analysis/caps/usage";
 import { BUILTIN_SCENARIOS, CHECK_NOW } from "../../../server/src/analysis/scenarios";
-import { scenarioContext } from "../../../server/src/interpreter/scenario";
+import { scenarioContext } from "../../../server/src/analysis/scenario";
 import { dialectFor, registeredEngines } from "../../../server/src/dialects/index";
 import { TemplateDocument } from "../../../server/src/document/document";
 import { render } from "../../../server/src/interpreter/render";

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { engineFindings } from "../../../server/src/analysis/engineChecks";
 import { fromJS } from "../../../server/src/interpreter/json";
 import type { PyDict } from "../../../server/src/interpreter/dict";
-import type { Scenario } from "../../../server/src/interpreter/scenario";
+import type { Scenario } from "../../../server/src/analysis/scenario";
 import { dialectFor } from "../../../server/src/dialects/index";
 import { TemplateDocument } from "../../../server/src/document/document";
 import { render } from "../../../server/src/interpreter/render";

@@ -6,7 +6,7 @@ import { applyEdits } from "../../../server/src/analysis/fixes/rewrites";
 import { BUILTIN_SCENARIOS } from "../../../server/src/analysis/scenarios";
 import { fromJS } from "../../../server/src/interpreter/json";
 import type { PyDict } from "../../../server/src/interpreter/dict";
-import type { Scenario } from "../../../server/src/interpreter/scenario";
+import type { Scenario } from "../../../server/src/analysis/scenario";
 import type { Dialect } from "../../../server/src/interpreter/dialect";
 import { dialectFor } from "../../../server/src/dialects/index";
 import { TemplateDocument } from "../../../server/src/document/document";

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { BUILTIN_SCENARIOS } from "../../../server/src/analysis/scenarios";
 import { fromJS } from "../../../server/src/interpreter/json";
 import type { PyDict } from "../../../server/src/interpreter/dict";
-import type { Scenario } from "../../../server/src/interpreter/scenario";
+import type { Scenario } from "../../../server/src/analysis/scenario";
 import { dialectFor } from "../../../server/src/dialects/index";
 import { TemplateDocument } from "../../../server/src/document/document";
 import { corpusDir } from "../../helpers/corpus";

@@ -5,6 +5,7 @@ import { after, before, describe, test } from "node:test";
 import { ChatTemplate } from "../../../native/engine/chat";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { postJson, rawStream, startEndpoint, type EndpointProcess } from "../../helpers/endpoint";
+import "../../helpers/templateGuard";
 
 let endpoint: EndpointProcess;
 let client: Anthropic;

@@ -6,6 +6,7 @@ import { ChatTemplate } from "../../../native/engine/chat";
 import type { OutputDelta } from "../../../native/engine/types";
 import { IncrementalParser, SentMessage, type MessageDelta } from "../../../native/endpoint/chatOutput";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
+import "../../helpers/templateGuard";
 
 // What each parse adds (never taking text back, calls announced once named): message-tracker-tests (C++).
 

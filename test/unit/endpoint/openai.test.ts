@@ -5,6 +5,7 @@ import OpenAI from "openai";
 import { ChatTemplate } from "../../../native/engine/chat";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { rawStream, startEndpoint, WEATHER_TOOL, type EndpointProcess } from "../../helpers/endpoint";
+import "../../helpers/templateGuard";
 
 let endpoint: EndpointProcess;
 let client: OpenAI;

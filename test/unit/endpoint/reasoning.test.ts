@@ -9,6 +9,7 @@ import OpenAI from "openai";
 import { ChatTemplate } from "../../../native/engine/chat";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { postJson, rawStream, startEndpoint, storageDir, type EndpointProcess } from "../../helpers/endpoint";
+import "../../helpers/templateGuard";
 
 const OPEN = "{{- '<|im_start|>assistant\\n' }}\n    {%- if enable_thinking is defined and enable_thinking is false %}";
 const THINKING_TEMPLATE = QWEN3_CHAT_TEMPLATE.replace(OPEN, "{{- '<|im_start|>assistant\\n<think>\\n' }}\n    {%- if false %}");

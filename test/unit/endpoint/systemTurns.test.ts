@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { ChatTemplate } from "../../../native/engine";
 import { applyWithSystemTurns, mergeLaterSystemMessages } from "../../../native/endpoint/systemTurns";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
+import "../../helpers/templateGuard";
 
 const conversation = [
   { role: "user", content: "Hello" },

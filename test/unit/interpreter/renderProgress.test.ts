@@ -1,9 +1,10 @@
-// Where a render is, as another thread reads it (document/renderProgress.ts): the statement entered last, a
+// Where a render is, as another thread reads it (progressPipe/renderProgress.ts): the statement entered last, a
 // block by its opening tag, and marked as the watched text's only in renders of that text.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { jinja2_3_1_6 } from "../../../server/src/dialects";
-import { readRenderProgress, renderProgressBuffer, TemplateDocument, watchRenders } from "../../../server/src/document";
+import { TemplateDocument } from "../../../server/src/document";
+import { readRenderProgress, renderProgressBuffer, watchRenders } from "../../../server/src/progressPipe";
 import { render } from "../../../server/src/interpreter";
 
 const TEXT = "{% if true %}\n{% for c in 'ab' %}{% endfor %}\n{% endif %}";

@@ -8,6 +8,7 @@ import { describe, it } from "node:test";
 import { renderTemplate } from "../../../native/engine/chat";
 import { TemplateLimitError, TemplateRefusedError } from "../../../native/engine/errors";
 import { HOSTILE_TEMPLATES } from "../../helpers/hostileTemplates";
+import "../../helpers/templateGuard";
 
 const WORKER = ["--import", "tsx", join(__dirname, "../../../client/src/preview/engines/llamacppWorker.ts")];
 const CRASHERS = HOSTILE_TEMPLATES.filter((h) => h.category === "crasher" && !h.name.startsWith("range"));

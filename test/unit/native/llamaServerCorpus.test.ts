@@ -6,11 +6,12 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { ChatTemplate } from "../../../native/engine/chat";
-import { BUILTIN_SCENARIOS, renderRequest } from "../../../server/src/analysis";
+import { BUILTIN_SCENARIOS, renderRequest, type Scenario, scenarioContext } from "../../../server/src/analysis";
 import { dialectFor, llamaServer_0_5_0 } from "../../../server/src/dialects";
 import { TemplateDocument } from "../../../server/src/document";
-import { PyDict, render, type Scenario, scenarioContext, type Value, type WallClock } from "../../../server/src/interpreter";
+import { PyDict, render, type Value, type WallClock } from "../../../server/src/interpreter";
 import { corpusDir } from "../../helpers/corpus";
+import "../../helpers/templateGuard";
 
 function plain(v: Value): unknown {
   if (typeof v === "bigint") return Number(v);

@@ -2,7 +2,8 @@
 // extra variables over everything. bos/eos come from the option, else the scenario, else the bound
 // model's vocabulary, else the corpus defaults; add_generation_prompt is always set (HF transformers
 // and llama.cpp always pass it, False by default), enable_thinking only when someone says so.
-import { DEFAULT_SPECIAL_TOKENS, jsonDumps, JsonError, parseJson, PyDict } from "../../../../server/src/interpreter";
+import { jsonDumps, JsonError, parseJson, PyDict } from "../../../../server/src/interpreter";
+import { DEFAULT_SPECIAL_TOKENS } from "../../../../server/src/analysis";
 import type { ModelTokens } from "../../gguf/modelBinding";
 import type { ContextOptions, PreviewState } from "../protocol";
 

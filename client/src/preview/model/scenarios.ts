@@ -1,7 +1,8 @@
 // The scenario catalogue: the built-in sample conversations and the user's own files. A user's file is
 // one scenario (the context object, named after the file); a broken file stays in the list with its
 // problem, so the picker can say why it cannot be chosen instead of silently dropping it.
-import { JsonError, parseScenario, parseScenarios, type PyDict } from "../../../../server/src/interpreter";
+import { JsonError, type PyDict } from "../../../../server/src/interpreter";
+import { parseScenario, parseScenarios } from "../../../../server/src/analysis";
 import type { ScenarioInfo } from "../protocol";
 
 /** A scenario as the picker lists it (the scenarios themselves are read by the interpreter's loader). */

@@ -9,7 +9,7 @@ import type { Finding } from "../finding";
 import { ancestorsOf, nodeById } from "../nodeIndex";
 import { renderScenario } from "../scenarioRenders";
 import { hasSecurityFindings } from "../security/index";
-import type { Scenario } from "../../interpreter";
+import type { Scenario } from "../scenario";
 import { applyEdits, rewritesFor, type Rewrite } from "./rewrites";
 
 export interface QuickFix extends Rewrite {

@@ -5,7 +5,8 @@
 // add_generation_prompt that changes nothing, an empty prompt. Rendered in the reference dialect with
 // the sample scenarios, the model's own bos/eos texts in the context.
 import type { Diagnostic, Span, TemplateDocument } from "../../document";
-import { type Chunk, PyDict, render, type RenderResult, type Scenario, scenarioContext } from "../../interpreter";
+import { type Chunk, PyDict, render, type RenderResult } from "../../interpreter";
+import { type Scenario, scenarioContext } from "../scenario";
 import { walk } from "../../parser";
 import { referenceDialect } from "../engineChecks";
 import { BUILTIN_SCENARIOS, CHECK_LIMITS, CHECK_NOW } from "../scenarios";

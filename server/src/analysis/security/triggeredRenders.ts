@@ -5,7 +5,8 @@
 // a trigger is a gated payload; the canary inside a URL or an HTML comment is the conversation
 // being smuggled out (a link or image the client fetches, or text the user never sees).
 import type { Diagnostic, Span, TemplateDocument } from "../../document";
-import { type Chunk, DEFAULT_SPECIAL_TOKENS, render } from "../../interpreter";
+import { type Chunk, render } from "../../interpreter";
+import { DEFAULT_SPECIAL_TOKENS } from "../scenario";
 import { walk } from "../../parser";
 import { CHECK_LIMITS, CHECK_NOW } from "../scenarios";
 import { textRuleFor } from "./textPayloads";

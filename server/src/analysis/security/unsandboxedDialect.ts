@@ -3,12 +3,15 @@
 // payload that builds a name piece by piece (`ns.k.append('__')`, `ns.k.append('class')`, …
 // `x[ns.k|join]`) is stopped by the immutable sandbox at its first `append`, long before the name
 // exists, and the sandbox's answer to `x['__class__']` prints as nothing: the probe has to see it.
-import { type Dialect, listClear, listPop, type MethodTable, type Value } from "../../interpreter";
+import type { Dialect, MethodTable, Value } from "../../interpreter";
 import { dialectFor } from "../../dialects";
 
+// Jinja2 3.1.2's sandbox still let pop and clear change a list
+const { pop, clear } = dialectFor("jinja2-3.1.2")!.methods.list;
+
 const mutating: MethodTable = {
-  pop: listPop,
-  clear: listClear,
+  pop,
+  clear,
   append: (_rt, self, a) => {
     (self as Value[]).push(a.args[0] ?? null);
     return null;

@@ -13,7 +13,7 @@ import {
   type Runtime,
   type Value,
   type WallClock,
-} from "../../interpreter";
+} from "../../interpreter/kit";
 import { arrayOf, entriesOf, intResult, isInt, isNumeric, num, raw, typeOf, type Int } from "./values";
 
 const err = (text: string) => new Fault("runtime/type", "Error", text);

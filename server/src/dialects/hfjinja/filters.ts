@@ -13,7 +13,7 @@ import {
   type Runtime,
   Undefined,
   type Value,
-} from "../../interpreter";
+} from "../../interpreter/kit";
 import { compareValues, engineArgs, KwArgs, memberBuiltin } from "./builtins";
 import { SET_BLOCK_FILTERS } from "./syntax";
 import { hfTests } from "./tests";

@@ -2,7 +2,7 @@
 // keywords by name; `varargs` (a list) and `kwargs` only where the body reads them. A call block's
 // `caller` reaches the macro through the call site, so an unused one is simply ignored.
 import type * as A from "../../parser";
-import { type Bound, type CallArgs, Fault, type MacroUses, PyDict, Undefined, type Value } from "../../interpreter";
+import { type Bound, type CallArgs, Fault, type MacroUses, PyDict, Undefined, type Value } from "../../interpreter/kit";
 
 export function bindMacroArgs(name: string, params: readonly A.Param[], a: CallArgs, uses: MacroUses): Bound {
   const kwargs = new Map(a.kwargs ?? []);

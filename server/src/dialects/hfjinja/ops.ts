@@ -13,7 +13,7 @@ import {
   type Runtime,
   Undefined,
   type Value,
-} from "../../interpreter";
+} from "../../interpreter/kit";
 import { memberBuiltin } from "./builtins";
 import { arrayOf, entriesOf, intResult, isNumeric, isUndef, looseEq, num, raw, strictEq, truthy, typeOf, type Int } from "./values";
 

@@ -2,7 +2,7 @@
 // grammar accepts: refuse them (`new Template()` throws, so every render fails), or group operators
 // differently (reported as not reproduced). Evidence: docs/dialects/hfjinja-0.5.13.md.
 import type * as A from "../../parser";
-import { type Refusal } from "../../interpreter";
+import { type Refusal } from "../../interpreter/kit";
 import { within } from "../../parser";
 
 const parse = (code: string, message: string): Refusal => ({ code: `syntax/${code}`, message, when: "parse" });

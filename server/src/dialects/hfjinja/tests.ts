@@ -1,6 +1,6 @@
 // @huggingface/jinja's tests (Environment.TESTS): `true`/`false` are the booleans themselves,
 // `odd`/`even` refuse floats, `iterable` is lists and strings only, `defined` is true for null.
-import { Callable, Fault, LoopContext, PyDict, type TestFn, Undefined, type Value } from "../../interpreter";
+import { Callable, Fault, LoopContext, PyDict, type TestFn, Undefined, type Value } from "../../interpreter/kit";
 import { arrayOf, isInt, isNumeric, num, typeOf } from "./values";
 
 type Test = (v: Value, other?: Value) => boolean;

@@ -2,7 +2,7 @@
 // integral double, FloatValue a number, undefined our Undefined, ObjectValue a PyDict (string keys),
 // TupleValue a Tuple, the `loop` LoopValue our LoopContext, FunctionValue a Callable. The engine's
 // JavaScript shows through in how values become text and compare, which is reproduced here.
-import { Callable, Fault, LoopContext, Namespace, PyDict, PyObject, Tuple, Undefined, type Value } from "../../interpreter";
+import { Callable, Fault, LoopContext, Namespace, PyDict, PyObject, Tuple, Undefined, type Value } from "../../interpreter/kit";
 
 /** An IntegerValue the engine made of NaN or ±Infinity (`x % 0`, `x // 0`): no bigint holds it. */
 export class NonFiniteInt extends PyObject {

@@ -1,7 +1,7 @@
 // Templates Jinja2's code generator refuses (compiler.py fails with TemplateAssertionError before
 // anything renders): a for loop that assigns the special `loop` name (as its target or inside), and a macro or call block whose
 // body uses `caller` while declaring it as a parameter without a default.
-import { macroUses, type Refusal } from "../../interpreter";
+import { macroUses, type Refusal } from "../../interpreter/kit";
 import type * as A from "../../parser";
 import { walk } from "../../parser";
 

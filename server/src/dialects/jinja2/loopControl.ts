@@ -2,7 +2,7 @@
 // in a for loop's body within the same compiled function makes compile() fail before anything
 // renders: macros, call blocks and blocks are functions of their own, and a for's else runs after
 // the loop. Set, filter and with blocks are compiled inline, so their bodies are inside the loop.
-import type { Refusal } from "../../interpreter";
+import type { Refusal } from "../../interpreter/kit";
 import type * as A from "../../parser";
 
 const FUNCTIONS: ReadonlySet<A.Node["kind"]> = new Set(["Macro", "CallBlock", "BlockStmt"]);

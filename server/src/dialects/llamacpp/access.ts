@@ -3,7 +3,7 @@
 // `['items']` the 5); a miss is an Undefined whose hint names what was looked up, never an error,
 // so chains like `foo.bar.baz` on a missing `foo` are Undefined all the way. Strings index by byte
 // and without negative indexes ("abc"[-1] is Undefined), lists with them.
-import { type Runtime, Undefined, type Value } from "../../interpreter";
+import { type Runtime, Undefined, type Value } from "../../interpreter/kit";
 import { LArgs } from "./args";
 import { boundBuiltin, builtin } from "./builtins";
 import { hashable, objectAt } from "./ops";

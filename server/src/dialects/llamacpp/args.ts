@@ -2,7 +2,7 @@
 // KwArg value in its place, so positions count keyword arguments too (`default(boolean=true)` has
 // two arguments). The checks and their messages are the engine's, including the mangled C++ type
 // names ensure_val prints ("expected value of type St10shared_ptrIN5jinja11value_int_tEE").
-import { type CallArgs, Undefined, type Value } from "../../interpreter";
+import { type CallArgs, Undefined, type Value } from "../../interpreter/kit";
 import { isStr } from "./strings";
 import { fault, isArray, isObject, KwArg, typeOf, undef } from "./values";
 

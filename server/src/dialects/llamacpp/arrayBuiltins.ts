@@ -2,7 +2,7 @@
 // test name, these differ: `select('odd')` is selectattr with attribute 'odd' (items must be objects),
 // `selectattr('a', 'defined')` asks for a test named 'a'; `map` only maps attributes; `unique`,
 // and `min`/`max` by attribute, throw NotImplemented; sort is std::sort (not stable).
-import { type Runtime, Tuple, Undefined, type Value } from "../../interpreter";
+import { type Runtime, Tuple, Undefined, type Value } from "../../interpreter/kit";
 import { LArgs } from "./args";
 import { defaultValue, tojson } from "./commonBuiltins";
 import type { Builtin, BuiltinTable } from "./functions";

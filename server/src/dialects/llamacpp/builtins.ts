@@ -3,7 +3,7 @@
 // so the same name can exist for one type and not another ("Unknown (built-in) filter 'items' for
 // type String"). Four aliases apply to filters only (count, d, e, trim), and seven filters written
 // without arguments first turn a defined non-string input into its string.
-import { type CallArgs, LoopContext, type Runtime, Tuple, Undefined, type Value } from "../../interpreter";
+import { type CallArgs, LoopContext, type Runtime, Tuple, Undefined, type Value } from "../../interpreter/kit";
 import { LArgs } from "./args";
 import { arrayBuiltins } from "./arrayBuiltins";
 import { noneBuiltins, undefinedBuiltins } from "./emptyBuiltins";

@@ -1,7 +1,7 @@
 // How glibc prints a double, which is how llama.cpp's engine prints floats: `std::to_string` is
 // printf("%f") and `std::ostream << double` is printf("%g") with precision 6. glibc rounds the exact
 // binary value half-to-even ({{ 0.0078125 }} prints 0.007812), as Python does (decimalDigits.ts).
-import { fixedPoint, significant, signOf } from "../../interpreter";
+import { fixedPoint, significant, signOf } from "../../interpreter/kit";
 
 /**
  * glibc's spelling of inf and nan. x86 arithmetic yields the negative "default NaN" (0/0, fmod(x, 0),

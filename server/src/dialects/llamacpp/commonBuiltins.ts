@@ -1,6 +1,6 @@
 // Builtins several types share (value.cpp): `default` (default_value), `tojson`, and the fixed
 // results None and Undefined give for most filters (empty_value_fn).
-import { Undefined, type Value } from "../../interpreter";
+import { Undefined, type Value } from "../../interpreter/kit";
 import type { Builtin } from "./functions";
 import { ensureAscii, toJson } from "./json";
 import { strOf } from "./strings";

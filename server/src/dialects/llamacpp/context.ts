@@ -3,7 +3,7 @@
 // there (llama-server's JSON path would keep a float) — and a number outside int64, NaN or ±inf
 // refuses the whole render; strings are UTF-8, so a lone surrogate becomes U+FFFD; nesting deeper
 // than 256 is refused.
-import { PyDict, Tuple, type Value } from "../../interpreter";
+import { PyDict, Tuple, type Value } from "../../interpreter/kit";
 import { fault } from "./values";
 
 const LIMIT = 2 ** 63;

@@ -1,7 +1,7 @@
 // llama.cpp's Function values (value_func_t): a builtin of the global table, a builtin bound to the
 // value it was read from (`'a'.upper` binds 'a' as the first argument, like a filter), and the type
 // for the builtin tables themselves.
-import { Callable, type CallArgs, type Runtime, type Value } from "../../interpreter";
+import { Callable, type CallArgs, type Runtime, type Value } from "../../interpreter/kit";
 import { LArgs } from "./args";
 
 export type Builtin = (a: LArgs, rt: Runtime) => Value;

@@ -3,7 +3,7 @@
 // strftime_now, range (a list) and tojson — and every test as a function (`test_is_odd(3)`).
 // Jinja2's dict, lipsum, cycler and joiner do not exist. `true`, `None` … are not literals but six
 // variables of every context (runtime.h, context::context), so a context key or a `set` can shadow them.
-import { PyDict, PyRange, type Value } from "../../interpreter";
+import { PyDict, PyRange, type Value } from "../../interpreter/kit";
 import { tojson } from "./commonBuiltins";
 import { LlamaFunction, type BuiltinTable } from "./functions";
 import { strftime } from "./strftime";

@@ -3,7 +3,7 @@
 // significant digits: 0.1 + 0.2 → 0.3, 1e20 → 1e+20), None and Undefined as null, functions as
 // null, non-ASCII raw unless ensure_ascii. With an indent the item separator defaults to "," and
 // every item goes on its own line, also at indent 0 (measured: micro:tojson-indent).
-import { Undefined, type Value } from "../../interpreter";
+import { Undefined, type Value } from "../../interpreter/kit";
 import { printfGeneral } from "./cDouble";
 import { isStr, strOf } from "./strings";
 import { asString, entriesOf, isArray, isObject, itemsOf, jsonString } from "./values";

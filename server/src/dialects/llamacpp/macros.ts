@@ -4,7 +4,7 @@
 // `{% macro m(a, b=2) %}`, `m(b=3)` binds a to Undefined and b to 2 (measured "2"). A parameter
 // without default past the given arguments raises; extra arguments are ignored. `caller` is not an
 // argument but a variable of the call (call_statement sets it in the macro's context).
-import { type Bound, type CallArgs, Undefined, type Value } from "../../interpreter";
+import { type Bound, type CallArgs, Undefined, type Value } from "../../interpreter/kit";
 import type * as A from "../../parser";
 import { paramProblem } from "./parser";
 import { fault, undef } from "./values";

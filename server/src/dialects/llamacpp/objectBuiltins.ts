@@ -2,7 +2,7 @@
 // ("cause issue with gpt-oss"), so `{}|default(x)` throws; `dictsort` is std::sort over the entries
 // and returns an object (printing as nothing); `items` gives (key, value) tuples; `join` throws.
 // The `loop` object has no builtins at all (has_builtins = false).
-import { PyDict, Tuple, type Value } from "../../interpreter";
+import { PyDict, Tuple, type Value } from "../../interpreter/kit";
 import { tojson } from "./commonBuiltins";
 import type { Builtin, BuiltinTable } from "./functions";
 import { objectAt, valueCompare } from "./ops";

@@ -2,7 +2,7 @@
 // notions of equality: `==` is value_t::operator== (equivalent(): 1 == 1.0 == True, lists only when
 // every item is immutable, objects in insertion order), while the comparison tests, sort, min and max
 // use value_compare() (numbers as doubles, a number against a string as strings, else false).
-import { LoopContext, PyDict, type Runtime, Tuple, Undefined, type Value } from "../../interpreter";
+import { LoopContext, PyDict, type Runtime, Tuple, Undefined, type Value } from "../../interpreter/kit";
 import { concat, isStr, limitSizeOf, mkStr, partsOf, strOf, type LStr } from "./strings";
 import {
   asBool,

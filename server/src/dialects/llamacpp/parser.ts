@@ -6,7 +6,7 @@
 // `true`/`none` are variables, `**`, `//`, `recursive`, `raw`, `with` … do not parse at all.
 // A construct that parses but fails whenever it runs (an unassignable `set` target, `*args`) gets a
 // render-time refusal with the engine's message, keyed by node id.
-import type { Refusal } from "../../interpreter";
+import type { Refusal } from "../../interpreter/kit";
 import type * as A from "../../parser";
 import { deepestOpening, limitDepth, MAX_NESTING, nestingMessage } from "../../parser";
 import { stod } from "./cParse";

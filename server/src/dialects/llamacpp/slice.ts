@@ -2,7 +2,7 @@
 // negative step means "before the start", so [1,2,3,4][3:-1:-1] is all four items) and the `slice`
 // builtin behind `x[a:b:c]`, whose argument count branches are off by one: only the three-argument
 // form that member access passes works (`x|slice(2)` fails with "Undefined is not an int value").
-import type { Value } from "../../interpreter";
+import type { Value } from "../../interpreter/kit";
 import type { LArgs } from "./args";
 import { asInt, fault, undef } from "./values";
 

@@ -3,7 +3,7 @@
 // empty result or one of 100 bytes or more raises "strftime_now: failed to format time". The pinned
 // clock has no time zone; %Z and %z print UTC's ("UTC", "+0000"), which is what the engine printed on
 // the machine the corpus was made on.
-import type { WallClock } from "../../interpreter";
+import type { WallClock } from "../../interpreter/kit";
 
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];

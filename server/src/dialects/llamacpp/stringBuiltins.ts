@@ -2,7 +2,7 @@
 // a method. Their table lists `default` twice; the std::map initializer keeps the first, the shared
 // default_value, so `'x'|default` (one argument) fails. Python's str methods not listed here
 // (find, count, isdigit, splitlines, …) are missing: `s.find('x')` calls an Undefined.
-import { Undefined, type Value } from "../../interpreter";
+import { Undefined, type Value } from "../../interpreter/kit";
 import { stod, stoi } from "./cParse";
 import { defaultValue, tojson } from "./commonBuiltins";
 import type { Builtin, BuiltinTable } from "./functions";

@@ -5,7 +5,7 @@
 // Byte semantics (length, indexing, slicing, strip sets) go through UTF-8; a byte range that cuts a
 // character decodes to U+FFFD, which is what the addon's UTF-8 → JS conversion makes of it (measured on
 // every sub-range of "日本語", "aé日😀" …). Case mapping is ASCII only (::toupper in the C locale).
-import { PyObject, type Runtime, type Sized, type Value } from "../../interpreter";
+import { PyObject, type Runtime, type Sized, type Value } from "../../interpreter/kit";
 
 class PartedStr extends PyObject implements Sized {
   /** For the output limit: its characters, or its parts where empty parts outnumber them. */

@@ -5,7 +5,7 @@
 // engine's own words (after "failed to compile template: " or "Error: "); syntaxRules.test.ts
 // checks each rule against the engine.
 import type * as A from "../../parser";
-import type { Refusal } from "../../interpreter";
+import type { Refusal } from "../../interpreter/kit";
 
 const parseRefusal = (message: string): Refusal => ({ code: "syntax/unsupported", message, when: "parse" });
 const renderRefusal = (message: string): Refusal => ({ code: "runtime/unsupported", message, when: "render" });

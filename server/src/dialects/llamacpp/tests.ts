@@ -2,7 +2,7 @@
 // `le`, `escaped`-like HTML tests and the operator spellings; `sameas`, `escaped` and `filter`
 // throw NotImplemented. `number` and `integer` exclude booleans, `iterable`/`sequence` mean array,
 // string or undefined (not a mapping), `lower`/`upper`/`odd`/`even` demand their exact type.
-import { Fault, Undefined, type Value } from "../../interpreter";
+import { Fault, Undefined, type Value } from "../../interpreter/kit";
 import type { Builtin, BuiltinTable } from "./functions";
 import { isIn, valueCompare, type CompareOp } from "./ops";
 import { isLower, isStr, isUpper, strOf, type LStr } from "./strings";

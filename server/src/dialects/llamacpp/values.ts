@@ -3,7 +3,7 @@
 // Tuple, Object → PyDict (and the `loop` object, which has no builtins), Function → Callable,
 // Undefined → Undefined carrying llama's hint. What each type prints as, how it reads as a bool, an
 // int, a float or a string, and the type names its error messages use all live here.
-import { Callable, type CauseCode, Fault, LoopContext, PyDict, PyObject, Tuple, Undefined, type Value } from "../../interpreter";
+import { Callable, type CauseCode, Fault, LoopContext, PyDict, PyObject, Tuple, Undefined, type Value } from "../../interpreter/kit";
 import { llamaFloatString } from "./cDouble";
 import { isStr, partsOf, strOf, type LStr } from "./strings";
 

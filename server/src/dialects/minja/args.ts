@@ -1,6 +1,6 @@
 // minja's two ways of binding call arguments (minja.hpp): `ArgumentsValue::expectArgs` for methods and
 // some builtins, and `simple_function`'s named parameters for most builtins.
-import { type CallArgs, Fault, type Value } from "../../interpreter";
+import { type CallArgs, Fault, type Value } from "../../interpreter/kit";
 
 /** SIZE_MAX, which `expectArgs` prints for "any number". */
 export const ANY = Number.MAX_SAFE_INTEGER;

@@ -12,7 +12,7 @@ import {
   type Runtime,
   strftime,
   type Value,
-} from "../../interpreter";
+} from "../../interpreter/kit";
 import { ANY, expectArgs, required, simpleArgs } from "./args";
 import { asBool, asInt, asString, contains, less, repr, sizeOf } from "./coerce";
 import { asciiLower, asciiUpper, stripBytes } from "./methods";

@@ -1,6 +1,6 @@
 // minja's conversions and checks that fail with its own words: `Value::get<T>()` (nlohmann's
 // type_error.302 for primitives), `size()`, the comparison operators and `in`.
-import { compareStr, Fault, LoopContext, Namespace, PyDict, type Value } from "../../interpreter";
+import { compareStr, Fault, LoopContext, Namespace, PyDict, type Value } from "../../interpreter/kit";
 import { dump } from "./print";
 import {
   arrayItems,

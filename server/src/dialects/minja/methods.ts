@@ -1,7 +1,7 @@
 // `x.name(args)` in minja is its own node (MethodCallExpr): a fixed set of methods per type, then a
 // callable stored under that key of an object, else "Unknown method: name" (micro:keys-values,
 // micro:find-count-methods, corpus tencent-Hy3 `.format`). String methods work on ASCII/bytes.
-import { Callable, type CallArgs, Fault, LoopContext, PyDict, type Runtime, Tuple, type Value } from "../../interpreter";
+import { Callable, type CallArgs, Fault, LoopContext, PyDict, type Runtime, Tuple, type Value } from "../../interpreter/kit";
 import { expectArgs } from "./args";
 import { asInt, asString, repr } from "./coerce";
 import { arrayItems, bytesOf, byteLength, eq, isHashable, isMinjaNull, isObject, objectEntries, textOf } from "./values";

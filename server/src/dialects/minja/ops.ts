@@ -11,7 +11,7 @@ import {
   type Runtime,
   Undefined,
   type Value,
-} from "../../interpreter";
+} from "../../interpreter/kit";
 import { asDouble, asInt, contains, less, repr, sizeOf } from "./coerce";
 import { toStr } from "./print";
 import { arrayItems, bytesOf, eq, isHashable, isMinjaNull, loopAttr, objectEntries, textOf, truthy, wrap } from "./values";

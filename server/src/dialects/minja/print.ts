@@ -2,7 +2,7 @@
 // when printing lists and dicts), `Value::to_str` (what `~`, `+` and `string` use) and what
 // `{{ x }}` prints (ExpressionNode::do_render). minja has no tuples, undefined or namespaces of its
 // own: tuples are arrays, undefined is null and a namespace is an object, so they print as such.
-import { Fault, fixed, type Value } from "../../interpreter";
+import { Fault, fixed, type Value } from "../../interpreter/kit";
 import { arrayItems, isMinjaNull, objectEntries } from "./values";
 
 /** nlohmann's `dump` of a double: shortest round-trip digits, `.0` when integral, exponent outside [1e-4, 1e15). */

@@ -2,7 +2,7 @@
 // minja parses the whole template first, so one refusal fails every render — or group operators
 // differently, which this interpreter does not reproduce. Evidence: docs/dialects/minja-021c229.md.
 import type * as A from "../../parser";
-import { type Refusal } from "../../interpreter";
+import { type Refusal } from "../../interpreter/kit";
 import { walk } from "../../parser";
 
 const parse = (code: string, message: string): Refusal => ({ code: `syntax/${code}`, message, when: "parse" });

@@ -1,7 +1,7 @@
 // minja's `is` tests: exactly twelve names, hard-coded in BinaryOpExpr::do_evaluate; any other name
 // raises "Unknown type for 'is' operator" when evaluated (corpus Apertus-8B-Instruct: `is undefined`).
 // `true`/`false` test truthiness, not the boolean (micro:is-true-false: `0 is false` → True).
-import type { TestFn, Value } from "../../interpreter";
+import type { TestFn, Value } from "../../interpreter/kit";
 import { arrayItems, isMinjaNull, isObject, truthy } from "./values";
 
 const test =

@@ -1,7 +1,7 @@
 // minja's value semantics (class minja::Value): nlohmann JSON primitives, shared arrays and ordered
 // objects, callables. Undefined does not exist — an unknown name is null — and a tuple is an array.
 // Strings are UTF-8 bytes, which matters for length, slicing and iteration.
-import { Callable, Fault, LoopContext, Namespace, PyDict, Tuple, Undefined, type Value } from "../../interpreter";
+import { Callable, Fault, LoopContext, Namespace, PyDict, Tuple, Undefined, type Value } from "../../interpreter/kit";
 
 export function isMinjaNull(v: Value): boolean {
   return v === null || v instanceof Undefined;

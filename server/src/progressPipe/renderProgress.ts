@@ -1,8 +1,8 @@
 // Where this process's renders are in their template: the statement the interpreter entered last, kept in
 // shared memory so that another thread can read it while the rendering thread is busy, and can have passed it
-// on before that thread dies (an exhausted heap or a V8 abort ends the process with no chance to say where). The
-// language server's analysis process reports it to the server (lsp/analysisProgress.ts), which places the
-// diagnostic of a failed analysis there. Each render says which text it runs, because an analysis also renders
+// on before that thread dies (an exhausted heap or a V8 abort ends the process with no chance to say where). A
+// helper process (the language server's analysis process, the extension host's render helpers) reports it to
+// the process that started it (reportProgress.ts, progressThread.ts), which places the failure there. Each render says which text it runs, because an analysis also renders
 // texts that are not the document (rewritten templates for quick fixes, samples of a builtin): a position is
 // the document's only when the render that wrote it was of the text being watched.
 

@@ -1,7 +1,7 @@
 // How deeply a template and its input nest. Our parser and our conversion of the input recurse on a stack
 // smaller than llama.cpp's, so the guard refuses what nests past them, with where it does: for a template,
 // brackets and block tags counted on llama.cpp's tokens (its lexer does not recurse, its parser does).
-import { tokenize } from "../../../server/src/dialects";
+import { tokenize } from "../dialects";
 
 const OPENS = new Set(["open_paren", "open_square_bracket", "open_curly_bracket"]);
 const CLOSES = new Set(["close_paren", "close_square_bracket", "close_curly_bracket"]);

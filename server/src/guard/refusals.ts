@@ -4,11 +4,21 @@
 // refused before llama.cpp runs the template: a limit (it would hang or crash), a construct our port marks
 // as not reproduced (a known crasher such as divisibleby(0), or one whose effect there it does not model, so
 // whatever follows it would run unchecked), and a render of ours that failed in any other way.
-import type { RenderError } from "../../../server/src/interpreter";
-import type { LineIndex } from "../../../server/src/parser";
-import { TemplateLimitError, TemplateRefusedError } from "../errors";
+import type { RenderError } from "../interpreter";
+import type { LineIndex } from "../parser";
+import type { Refusal } from "./types";
 
-const LIMIT_NAMES: Record<string, TemplateLimitError["limit"]> = {
+type LimitRefusal = Extract<Refusal, { kind: "limit" }>;
+
+/** Ends a check inside the guard with its refusal. */
+export class Refused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+    this.name = "Refused";
+  }
+}
+
+const LIMIT_NAMES: Record<string, LimitRefusal["limit"]> = {
   "limit/steps": "steps",
   "limit/output": "output",
   "limit/recursion": "recursion",
@@ -22,49 +32,44 @@ function at(lines: LineIndex, offset: number): [number, number] {
   return [p.line + 1, p.character + 1];
 }
 
-export function limitRefusal(
-  lines: LineIndex,
-  limit: TemplateLimitError["limit"],
-  offset: number,
-  why: string,
-  what: string | null,
-): TemplateLimitError {
+export function limitRefusal(lines: LineIndex, limit: LimitRefusal["limit"], offset: number, why: string, what: string | null): Refusal {
   const [line, column] = at(lines, offset);
-  return new TemplateLimitError(
+  return {
+    kind: "limit",
     limit,
     line,
     column,
-    `chat template exceeds the ${limit === "steps" ? "step" : limit} limit at line ${line}, column ${column}: ${why}${rendering(what)}; ` +
+    message:
+      `chat template exceeds the ${limit === "steps" ? "step" : limit} limit at line ${line}, column ${column}: ${why}${rendering(what)}; ` +
       "llama.cpp's Jinja engine has no limits and would hang or crash on it, so it is not run",
-  );
+  };
 }
 
 /** A construct at `offset` the guard cannot vouch for in llama.cpp's engine. */
-export function unvouched(lines: LineIndex, offset: number, why: string, what: string | null): TemplateRefusedError {
+export function unvouched(lines: LineIndex, offset: number, why: string, what: string | null): Refusal {
   const [line, column] = at(lines, offset);
-  return new TemplateRefusedError(
+  return {
+    kind: "refused",
     line,
     column,
-    `chat template refused at line ${line}, column ${column}: ${why}${rendering(what)}; ` +
+    message:
+      `chat template refused at line ${line}, column ${column}: ${why}${rendering(what)}; ` +
       "the template guard cannot vouch for what llama.cpp's Jinja engine does there, so it is not run",
-  );
+  };
 }
 
 /** A check that failed as a whole (our render threw, the guard ran out of memory): refused, located at the start. */
-export function checkFailed(why: string, what: string | null): TemplateRefusedError {
-  return new TemplateRefusedError(
-    1,
-    1,
-    `chat template refused: the template guard could not check it: ${why}${rendering(what)}; llama.cpp's Jinja engine, which has no limits, does not run what was not checked`,
-  );
+export function checkFailed(why: string, what: string | null): Refusal {
+  return {
+    kind: "refused",
+    line: 1,
+    column: 1,
+    message: `chat template refused: the template guard could not check it: ${why}${rendering(what)}; llama.cpp's Jinja engine, which has no limits, does not run what was not checked`,
+  };
 }
 
 /** The refusal for how a render of ours ended; null when the guard vouches for it. */
-export function verdict(
-  lines: LineIndex,
-  e: Pick<RenderError, "code" | "message" | "start"> | null,
-  what: string,
-): TemplateLimitError | TemplateRefusedError | null {
+export function verdict(lines: LineIndex, e: Pick<RenderError, "code" | "message" | "start"> | null, what: string): Refusal | null {
   if (e === null) return null;
   const limit = LIMIT_NAMES[e.code];
   if (limit) return limitRefusal(lines, limit, e.start, e.message, what);

@@ -1,17 +1,12 @@
 // The template texts llama.cpp's chat layer parses (common_chat_templates_init, common/chat.cpp, v0.5.0):
 // the override, else the model's default, else its tool_use variant; the default with the two vendor
 // patches llama.cpp applies to it. A request with tools renders the tool_use variant when there is one.
+import type { ModelTemplates } from "./types";
 
 export interface ServedTemplates {
   /** null: llama.cpp's built-in ChatML, which needs no checking. */
   default: string | null;
   toolUse: string | null;
-}
-
-/** The GGUF's `tokenizer.chat_template` and `tokenizer.chat_template.tool_use`. */
-export interface ModelTemplates {
-  default?: string;
-  toolUse?: string;
 }
 
 // "TODO @ngxson/@aldehir: temporary hack/fix" in common_chat_templates_init: conditions that raise in these

@@ -6,10 +6,10 @@
 // guard's process keeps nothing alive while it is idle.
 import { fork, type ChildProcess, type ForkOptions } from "node:child_process";
 import { join } from "node:path";
-import { EngineError, TemplateLimitError, TemplateRefusedError } from "../errors";
-import type { GuardAnswer, GuardCall, Tokens } from "./protocol";
+import type { GuardAnswer, GuardCall } from "./protocol";
 import { checkFailed } from "./refusals";
-import type { ServedTemplates } from "./servedTemplates";
+import { servedTemplates } from "./servedTemplates";
+import type { Refusal, TemplateGuard } from "./types";
 
 // the corpus's renders take a few MiB; a render near the output limit can take hundreds (the llamacpp dialect
 // keeps a string repeated n times as n parts: `'x' * 1000000` printed twice takes about 500 MiB); a value bomb
@@ -33,22 +33,10 @@ interface Job {
   call: GuardCall;
   /** What the check renders, for a refusal's message. */
   what: string | null;
-  resolve: () => void;
-  reject: (e: Error) => void;
+  resolve: (verdict: Refusal | null) => void;
 }
 
-function refusalOf(a: Exclude<GuardAnswer, { ok: true }>, what: string | null): Error {
-  switch (a.kind) {
-    case "limit":
-      return new TemplateLimitError(a.limit, a.line, a.column, a.message);
-    case "refused":
-      return new TemplateRefusedError(a.line, a.column, a.message);
-    case "engine":
-      return new EngineError(a.code, a.message);
-    case "failed":
-      return checkFailed(a.message, what);
-  }
-}
+const verdictOf = (a: GuardAnswer, what: string | null): Refusal | null => ("failed" in a ? checkFailed(a.failed, what) : a.refusal);
 
 export class GuardProcess {
   private child: ChildProcess | null = null;
@@ -63,9 +51,10 @@ export class GuardProcess {
     readonly timeLimitMs = GUARD_TIME_LIMIT_MS,
   ) {}
 
-  check(call: GuardCall, what: string | null): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ call, what, resolve, reject });
+  /** The check's verdict: null when the guard vouches for it. */
+  check(call: GuardCall, what: string | null): Promise<Refusal | null> {
+    return new Promise((resolve) => {
+      this.queue.push({ call, what, resolve });
       this.next();
     });
   }
@@ -84,13 +73,12 @@ export class GuardProcess {
     this.timer = setTimeout(() => this.lost(child, `it took longer than ${this.timeLimitMs / 1000} s`), this.timeLimitMs);
   }
 
-  private finish(outcome: Error | null): void {
+  private finish(verdict: Refusal | null): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const job = this.current!;
     this.current = null;
-    if (outcome) job.reject(outcome);
-    else job.resolve();
+    job.resolve(verdict);
     this.next();
   }
 
@@ -98,7 +86,7 @@ export class GuardProcess {
     if (this.child) return this.child;
     const child = start(this.heapMiB);
     this.started++;
-    child.on("message", (a: GuardAnswer) => this.finish(a.ok ? null : refusalOf(a, this.current!.what)));
+    child.on("message", (a: GuardAnswer) => this.finish(verdictOf(a, this.current!.what)));
     child.on("error", (e) => this.lost(child, `the guard's process failed: ${e.message}`));
     child.on("exit", (code, signal) => this.lost(child, exitReason(code, signal, this.heapMiB)));
     this.child = child;
@@ -132,19 +120,13 @@ function exitReason(code: number | null, signal: NodeJS.Signals | null, heapMiB:
   return `the guard's process ended (${signal ?? `exit code ${code}`})`;
 }
 
-const guard = new GuardProcess();
+const shared = new GuardProcess();
 
-/** The checks of these templates that hold for every request (TemplateGuard.of). */
-export function checkTemplates(served: ServedTemplates, tokens: Tokens): Promise<void> {
-  return guard.check({ op: "templates", served, tokens }, null);
-}
-
-/** The renders llama.cpp makes for one request (TemplateGuard.checkRequest), as template_inputs gives them. */
-export function checkRequest(served: ServedTemplates, tokens: Tokens, inputsJson: string): Promise<void> {
-  return guard.check({ op: "request", served, tokens, inputsJson }, "the request");
-}
-
-/** renderTemplate's check (checkRender). */
-export function checkRender(source: string, json: string): Promise<void> {
-  return guard.check({ op: "render", source, json }, "the template variables");
-}
+/** The guard the endpoint gives the engine: every check in the one shared guard process. */
+export const processGuard: TemplateGuard = {
+  checkTemplates: ({ override, model, tokens }) =>
+    shared.check({ op: "templates", served: servedTemplates(override, model), tokens }, null),
+  checkRequest: ({ override, model, tokens }, inputsJson) =>
+    shared.check({ op: "request", served: servedTemplates(override, model), tokens, inputsJson }, "the request"),
+  checkRender: (source, json) => shared.check({ op: "render", source, json }, "the template variables"),
+};

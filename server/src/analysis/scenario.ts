@@ -4,9 +4,7 @@
 // its context as read (JSON as Python's json.loads reads it: 1 int, 1.0 float) and hands every render a
 // copy of its own: llama.cpp's and minja's lists are mutable (`messages.append(…)` works there), so a
 // shared context could leak one render into the next.
-import { PyDict } from "./dict";
-import { parseJson } from "./json";
-import { Tuple, type Value } from "./values";
+import { parseJson, PyDict, Tuple, type Value } from "../interpreter";
 
 export interface Scenario {
   readonly name: string;

@@ -3,7 +3,7 @@
 // scenarios grown 40-fold use at most 5 % of them (`npm run bench templateGuard`); a render past them loops
 // or recurses without end, or would keep llama.cpp's engine (about 20 times slower per step than ours)
 // busy for minutes.
-import { DEFAULT_LIMITS, type Limits } from "../../../server/src/interpreter";
+import { DEFAULT_LIMITS, type Limits } from "../interpreter";
 
 // the corpus: at most 2,300 steps on its scenarios, 108k on them grown 40-fold; about 9 steps per further
 // input character, more for Gemma 4's template, which is quadratic in the number of messages

@@ -2,7 +2,7 @@
 // the differential autoparser's (common/chat-diff-analyzer.cpp, v0.5.0: each compare_variants renders a
 // pair through autoparser::apply_template) and common_chat_templates_support_enable_thinking's. All of
 // them, whichever the analysis would reach: they are a handful of small conversations.
-import { directContext, requestContexts, type ServedTemplate } from "../../../server/src/analysis";
+import { directContext, requestContexts, type ServedTemplate } from "../analysis";
 
 const FUN_FIRST = "FFF_FIRST_FUN_F";
 const FUN_SECOND = "SSS_SECOND_FUN_S";

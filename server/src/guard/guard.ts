@@ -6,16 +6,15 @@
 // request the request's own contexts. Our render is only a check: its output is thrown away and the native
 // render stays the source of the bytes. What the check cannot vouch for is refused (refusals.ts); errors our
 // port models as llama.cpp's own are left to llama.cpp, which raises them in its own words.
-import { probeCaps, requestContexts, type ServedTemplate, type TemplateInputs } from "../../../server/src/analysis";
-import { type Dialect, type Limits, render } from "../../../server/src/interpreter";
-import { llamaServer_0_5_0 } from "../../../server/src/dialects";
-import { TemplateDocument } from "../../../server/src/document";
-import { LineIndex } from "../../../server/src/parser";
-import { EngineError, TemplateLimitError, TemplateRefusedError } from "../errors";
+import { probeCaps, requestContexts, type ServedTemplate, type TemplateInputs } from "../analysis";
+import { type Dialect, type Limits, render } from "../interpreter";
+import { llamaServer_0_5_0 } from "../dialects";
+import { TemplateDocument } from "../document";
+import { LineIndex } from "../parser";
 import { fixedRenders } from "./fixedRenders";
 import { guardLimits, MAX_INPUT_DEPTH } from "./limits";
 import { deepestPoint, jsonDepth } from "./nesting";
-import { checkFailed, limitRefusal, verdict } from "./refusals";
+import { checkFailed, limitRefusal, Refused, verdict } from "./refusals";
 import type { ServedTemplates } from "./servedTemplates";
 
 /** llama.cpp's engine as its chat layer feeds it: JSON values as they are (no node-llama-cpp input conversion). */
@@ -27,33 +26,30 @@ interface Checked {
 }
 
 const isStackOverflow = (e: unknown) => e instanceof RangeError && /call stack/i.test(e.message);
-const isRefusal = (e: unknown): e is TemplateLimitError | TemplateRefusedError =>
-  e instanceof TemplateLimitError || e instanceof TemplateRefusedError;
-
-/** `run`, with anything it throws other than a refusal or an invalid argument made a refusal: the check failed. */
+/** `run`, with anything it throws other than a refusal made a refusal: the check failed. */
 function vouching<T>(what: string | null, run: () => T): T {
   try {
     return run();
   } catch (e) {
-    if (isRefusal(e) || (e instanceof EngineError && e.code === "invalid_argument")) throw e;
-    throw checkFailed(e instanceof Error ? e.message : String(e), what);
+    if (e instanceof Refused) throw e;
+    throw new Refused(checkFailed(e instanceof Error ? e.message : String(e), what));
   }
 }
 
 /** Our render of one context; throws the refusal when the guard cannot vouch for how it ended. */
 function check(doc: TemplateDocument, context: Record<string, unknown>, limits: Limits, what: string): void {
   const refused = verdict(doc.lines, vouching(what, () => render(doc, context, { dialect: CHAT_LAYER, limits })).error, what);
-  if (refused) throw refused;
+  if (refused) throw new Refused(refused);
 }
 
-/** Input JSON the guard can convert without overflowing its stack; an invalid_argument otherwise. */
+/** Input JSON the guard can convert without overflowing its stack; an "invalid" refusal otherwise. */
 function checkedInput(json: string, what: string): unknown {
   const depth = jsonDepth(json);
   if (depth > MAX_INPUT_DEPTH)
-    throw new EngineError(
-      "invalid_argument",
-      `values in ${what} nest ${depth} levels deep; a chat template is checked against at most ${MAX_INPUT_DEPTH} levels`,
-    );
+    throw new Refused({
+      kind: "invalid",
+      message: `values in ${what} nest ${depth} levels deep; a chat template is checked against at most ${MAX_INPUT_DEPTH} levels`,
+    });
   return JSON.parse(json);
 }
 
@@ -61,8 +57,8 @@ const DOCS_KEPT = 32;
 const docs = new Map<string, TemplateDocument | null>();
 
 /** llama.cpp's parser recurses too, on a stack of its own: past a few thousand levels it crashes. */
-function tooDeep(source: string): TemplateLimitError {
-  return limitRefusal(new LineIndex(source), "nesting", deepestPoint(source), "it nests too deeply to parse", null);
+function tooDeep(source: string): Refused {
+  return new Refused(limitRefusal(new LineIndex(source), "nesting", deepestPoint(source), "it nests too deeply to parse", null));
 }
 
 /** The template parsed as llama.cpp parses it; null when it does not parse (llama.cpp reports that itself). */
@@ -92,7 +88,7 @@ function checked(source: string | null, tokens: { bos: string; eos: string }): C
   const probe = probeCaps(doc, CHAT_LAYER, { limits: guardLimits(0) });
   for (const e of probe.errors) {
     const refused = verdict(doc.lines, e, `llama.cpp's capability probe ${e.probe}`);
-    if (refused) throw refused;
+    if (refused) throw new Refused(refused);
   }
   const served: ServedTemplate = { source, caps: probe.caps, ...tokens };
   for (const r of fixedRenders(served, new Date())) check(doc, r.context, guardLimits(0), r.what);
@@ -100,20 +96,20 @@ function checked(source: string | null, tokens: { bos: string; eos: string }): C
 }
 
 const CACHE_SIZE = 32;
-const cache = new Map<string, TemplateGuard | TemplateLimitError | TemplateRefusedError>();
+const cache = new Map<string, CheckedTemplates | Refused>();
 
-export class TemplateGuard {
+/** A template's checks that hold for every request, and the check of each request's renders. */
+export class CheckedTemplates {
   private constructor(
     private readonly byDefault: Checked | null,
     private readonly withTools: Checked | null,
   ) {}
 
   /**
-   * The checks of these templates that hold for every request; throws TemplateLimitError or
-   * TemplateRefusedError. Remembered per text, so a template served again (a reload, /chat/parse with the
+   * The checks of these templates that hold for every request; throws Refused. Remembered per text, so a template served again (a reload, /chat/parse with the
    * same source) is not checked again.
    */
-  static of(served: ServedTemplates, tokens: { bos: string; eos: string }): TemplateGuard {
+  static of(served: ServedTemplates, tokens: { bos: string; eos: string }): CheckedTemplates {
     const key = JSON.stringify([served.default, served.toolUse, tokens.bos, tokens.eos]);
     let r = cache.get(key);
     if (r) {
@@ -122,22 +118,22 @@ export class TemplateGuard {
       try {
         const byDefault = vouching(null, () => checked(served.default, tokens));
         // a tool_use variant that does not parse is ignored by llama.cpp
-        r = new TemplateGuard(
+        r = new CheckedTemplates(
           byDefault,
           vouching(null, () => checked(served.toolUse, tokens)),
         );
       } catch (e) {
-        if (!isRefusal(e)) throw e;
+        if (!(e instanceof Refused)) throw e;
         r = e;
       }
       if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     }
     cache.set(key, r);
-    if (isRefusal(r)) throw r;
+    if (r instanceof Refused) throw r;
     return r;
   }
 
-  /** Renders what llama.cpp will render for this request (ChatTemplates::template_inputs); throws TemplateLimitError or TemplateRefusedError. */
+  /** Renders what llama.cpp will render for this request (ChatTemplates::template_inputs); throws Refused. */
   checkRequest(inputsJson: string): void {
     const inputs = checkedInput(inputsJson, "the request") as TemplateInputs;
     const t = inputs.tools && this.withTools ? this.withTools : this.byDefault;
@@ -147,7 +143,7 @@ export class TemplateGuard {
   }
 }
 
-/** renderTemplate's check: the template with these variables (as JSON); throws TemplateLimitError or TemplateRefusedError. */
+/** renderTemplate's check: the template with these variables (as JSON); throws Refused. */
 export function checkRender(source: string, variablesJson: string): void {
   const doc = vouching(null, () => parsed(source));
   if (doc)
