@@ -1,4 +1,4 @@
-// Public types of the native engine's TypeScript API (see ARCHITECTURE.md, "Native engine").
+// Public types of the native engine's TypeScript API (see docs/design.md, "Native engine").
 
 export interface Device {
   name: string;

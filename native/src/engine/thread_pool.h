@@ -4,7 +4,7 @@
 // 50) after every graph, while common_speculative_init_from_params gives the draft none, so ggml makes a
 // throwaway pool (new threads) for each draft decode. During a DFlash step the target's spinning workers and
 // the draft's fresh ones then share the cores with the calling thread: on a machine with as many cores as
-// threads every barrier of the draft's graph waits for a descheduled thread (ARCHITECTURE.md has the figures).
+// threads every barrier of the draft's graph waits for a descheduled thread (docs/design.md has the figures).
 // Both contexts run on one thread, one after the other, so one pool serves both.
 #pragma once
 
