@@ -142,7 +142,7 @@ export function contentProblems(files: string[], target: Target): string[] {
   const set = new Set(files);
   for (const f of requiredFiles(target)) if (!set.has(f)) problems.push(`missing ${f}`);
   for (const f of files) {
-    if (/^(test|client|server|native\/(src|engine|endpoint|cli|testModels|build\/llama\.cpp))\//.test(f))
+    if (/^(cli|test|client|server|native\/(src|engine|endpoint|cli|testModels|build\/llama\.cpp))\//.test(f))
       problems.push(`development file ${f}`);
     else if (/\.([cm]?ts|map)$/.test(f)) problems.push(`source file ${f}`);
     else if (/(^|\/)gitRelease\.bundle$|CMakeCache\.txt$|(^|\/)CMakeFiles\//.test(f)) problems.push(`build intermediate ${f}`);

@@ -75,11 +75,13 @@ describe("contentProblems", () => {
       ...good.filter((f) => f !== "dist/server.js"),
       "test/unit/x.test.ts",
       "server/src/a.ts",
+      "cli/README",
       "dist/client.js.map",
       "node_modules/node-llama-cpp/llama/gitRelease.bundle",
     ];
     assert.deepEqual(contentProblems(bad, "linux-x64").sort(), [
       "build intermediate node_modules/node-llama-cpp/llama/gitRelease.bundle",
+      "development file cli/README",
       "development file server/src/a.ts",
       "development file test/unit/x.test.ts",
       "missing dist/server.js",
