@@ -55,4 +55,9 @@ describe("dependency rules", () => {
     assert.deepEqual(broken("server/src/analysis/index.ts", "server/src/interpreter/index.ts"), []);
     assert.notDeepEqual(broken("server/src/dialects/minja.ts", "server/src/interpreter/values.ts"), []);
   });
+
+  it("the interpreter writes render progress without reaching the helper process's Node plumbing", () => {
+    assert.deepEqual(broken("server/src/interpreter/render.ts", "server/src/progressPipe/renderProgress.ts"), []);
+    assert.notDeepEqual(broken("server/src/interpreter/render.ts", "server/src/progressPipe/index.ts"), []);
+  });
 });

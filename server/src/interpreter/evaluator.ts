@@ -5,7 +5,7 @@
 // evaluated and before its operation, so when something throws, `at` names the innermost node
 // that raised it — and exceptions unwind without being caught and rethrown at every level.
 import { type Bound, type Dialect, NO_ARGS, type Operators, own, type Refusal, type Runtime, type WallClock } from "./dialect";
-import { renderPosition } from "../progressPipe";
+import { renderPosition } from "../progressPipe/renderProgress";
 import type * as A from "../parser";
 import type { LineIndex } from "../parser";
 import { PyDict } from "./dict";

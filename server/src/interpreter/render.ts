@@ -3,7 +3,7 @@
 // (with the output produced up to it, which Python's Jinja2 would have thrown away).
 import type { Dialect, Refusal, WallClock } from "./dialect";
 import type { TemplateDocument } from "../document";
-import { renderStarting } from "../progressPipe";
+import { renderStarting } from "../progressPipe/renderProgress";
 import type * as A from "../parser";
 import { PyDict } from "./dict";
 import { Fault, type RenderError } from "./errors";

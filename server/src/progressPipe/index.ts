@@ -3,5 +3,3 @@
 // (a time limit, an exhausted heap) is reported at the statement it was running.
 export { reportRenderProgress, reportRendersOf, type ProgressReporting } from "./reportProgress";
 export { ReportedProgress } from "./reportedProgress";
-export { readRenderProgress, renderPosition, renderProgressBuffer, renderStarting, watchRenders } from "./renderProgress";
-export type { RenderPosition } from "./renderProgress";

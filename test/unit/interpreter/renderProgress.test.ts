@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { jinja2_3_1_6 } from "../../../server/src/dialects";
 import { TemplateDocument } from "../../../server/src/document";
-import { readRenderProgress, renderProgressBuffer, watchRenders } from "../../../server/src/progressPipe";
+import { readRenderProgress, renderProgressBuffer, watchRenders } from "../../../server/src/progressPipe/renderProgress";
 import { render } from "../../../server/src/interpreter";
 
 const TEXT = "{% if true %}\n{% for c in 'ab' %}{% endfor %}\n{% endif %}";
