@@ -166,6 +166,12 @@ describe("minja: filters and globals", () => {
     ["{{ 'a\\nb\\n' | indent }}|{{ 'a\\n\\nb' | indent(2, true) }}", "a\nb\n|  a\n  \n  b"],
     ["{{ [1, 2.5, none, true] | join('-') }}", "1-2.500000-None-True"],
     ["{{ ['3x', ' 4', 'x', 2.9, true] | map('int') | list }}", "[3, 4, 0, 2, 1]"],
+    // std::stol's out_of_range is 0 too; a million digits are not converted
+    [
+      "{{ ['9223372036854775807', '-9223372036854775808', '9223372036854775808', '00000000000000000000012'] | map('int') | list }}",
+      "[9223372036854775807, -9223372036854775808, 0, 12]",
+    ],
+    ["{{ ('7' * 1000000) | int }}", "0"],
     ["{{ xs | selectattr('a') | list }}", "[1, 0, null]", '{"xs": [{"a": 1}, {"a": 0}, {"b": 2}]}'],
     ["{{ xs | selectattr('a', 'equalto', 1) | list }}", "[{'a': 1}]", '{"xs": [{"a": 1}, {"a": 0}]}'],
     ["{{ xs | map(attribute='a', default='z') | list }}", "[1, 'z']", '{"xs": [{"a": 1}, {}]}'],
