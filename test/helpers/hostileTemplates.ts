@@ -58,6 +58,23 @@ const manyStrings = (big: string) =>
 const selfNested = (print: string) =>
   `{% set ns = namespace(s=[1]) %}{% for i in range(40) %}{% set ns.s = [ns.s, ns.s] %}{% endfor %}{{ ${print} }}`;
 
+/** 200,000 one-line macro definitions (7.6 MB): Jinja2 3.1.2's frame analysis once copied every name into every macro's frame. */
+const MANY_MACROS = Array.from({ length: 200_000 }, (_, i) => `{% macro m${i}() %}x{% endmacro %}\n`).join("") + "{{ m1() }}";
+
+/**
+ * Builtins whose work once grew faster than their input (issue 25): a long digit string's `int` (quadratic
+ * BigInt parsing), striptags' lazy regex from every unclosed opening, and the cases the language server once
+ * evaluated on its own thread. Each runs once, alone in its process, in the render matrix.
+ */
+export const SUPERLINEAR_BUILTINS: readonly HostileTemplate[] = [
+  t("size", "int of 1,000,000 digits", "{{ ('7' * 1000000)|int|string|length }}"),
+  t("size", "int of 1,000,000 digits in base 36", "{{ ('z' * 1000000)|int(base=36) }}"),
+  t("size", "int of 16,000,000 digits", "{{ ('1' * 16000000)|int }}"),
+  t("size", "striptags of 100,000 unclosed comments", "{{ ('<!--' * 100000)|striptags|length }}"),
+  t("size", "striptags of 200,000 unclosed tags", "{{ ('<' * 200000)|striptags|length }}"),
+  t("size", "200,000 one-line macros", MANY_MACROS),
+];
+
 export const HOSTILE_TEMPLATES: readonly HostileTemplate[] = [
   t("escape", "class mro subclasses", "{{ ''.__class__.__mro__[1].__subclasses__() }}"),
   t("escape", "cycler globals os", "{{ cycler.__init__.__globals__.os.popen('id').read() }}"),
@@ -113,6 +130,10 @@ export const HOSTILE_TEMPLATES: readonly HostileTemplate[] = [
   ),
   bomb("title over 16M parts", "{{ ('a' * 16000000)|title|length }}", ["llamacpp"]),
 
+  t("value bomb", "slice of a string from -(2^63 - 1)", "{{ 'abc'[-9223372036854775807:] }}"),
+  t("value bomb", "slice of a list from -(2^63 - 1)", "{{ [1, 2, 3][-9223372036854775807:] }}"),
+  t("value bomb", "slice from the least int64", `{{ 'abc'[${MIN_INT}:] }}{{ [1][${MIN_INT}:] }}`),
+
   deep("10,000 nested ifs", "{% if true %}".repeat(10_000) + "x" + "{% endif %}".repeat(10_000)),
   deep("5,000 nested parentheses", `{{ ${"(".repeat(5000)}1${")".repeat(5000)} }}`),
   deep("10,000 nested lists", `{{ ${"[".repeat(10_000)}${"]".repeat(10_000)} }}`),
@@ -140,6 +161,7 @@ export const HOSTILE_TEMPLATES: readonly HostileTemplate[] = [
     "a 10 MB string's builtin 100,000 times",
     "{% set big = 'x' * 10000000 %}{% for i in range(100000) %}{% set y = big|upper %}{% endfor %}",
   ),
+  ...SUPERLINEAR_BUILTINS,
   t("size", "10 MB string literal", `{{ '${"x".repeat(10 * 1024 * 1024)}'|length }}`),
 
   t("crasher", "divisibleby(0)", "{{ 4 is divisibleby(0) }}"),

@@ -35,6 +35,8 @@ function analyse(r: AnalysisRequest): unknown {
       return service.getCodeActions(doc, r.range, r.settings);
     case "capabilities":
       return service.getCapabilitySummary(doc);
+    case "securityHover":
+      return service.doSecurityHover(doc, r.offset);
   }
 }
 

@@ -2,7 +2,7 @@
 // limit per request, so that no template can take the language server down or keep it busy: a request past
 // its time is stopped by killing the process, a heap exhausted or a V8 fatal error ends only that process,
 // and the next request starts a fresh one; the failure carries where the template's render was then
-// (server/src/progressPipe). Requests run one at a time; a newer request with the same key
+// (server/src/progressPipe). The server keeps one per document (analysisSlots.ts). Requests run one at a time; a newer request with the same key
 // (the same document and analysis) replaces the one waiting, so a burst of edits checks only the last text.
 import { fork, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
@@ -75,6 +75,11 @@ export class AnalysisWorker {
       this.queue.push({ key, request, resolve });
       this.pump();
     });
+  }
+
+  /** Whether a request is running or waiting. */
+  get busy(): boolean {
+    return this.running !== null || this.queue.length > 0;
   }
 
   dispose(): void {

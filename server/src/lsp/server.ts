@@ -1,13 +1,15 @@
 // The LSP adapter: keeps documents, debounces validation, and maps language-service results to LSP. The
-// analyses that render the template (engine checks, quick fixes, the capability lens and hover) run in the
-// analysis process (analysisWorker.ts) under time and memory limits; the rest answers here, from the parse.
+// analyses that run the template (engine checks, quick fixes, the capability lens and hover, the security finding
+// under the cursor) run in the document's analysis process (analysisSlots.ts) under time and memory limits; the
+// rest answers here, from the parse, and never evaluates the template.
 import { join } from "node:path";
 import { TextDocumentSyncKind, TextDocuments, type Connection, type TextDocumentPositionParams } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { DEFAULT_ENGINES, type Diagnostic, type EngineId, isEngineId, type TemplateDocument } from "../document";
+import { DEFAULT_ENGINES, type Diagnostic, type EngineId, type Hover, isEngineId, type TemplateDocument } from "../document";
 import { type CapabilitySummary, type CodeAction, getLanguageService } from "../services";
 import { analysisFailureDiagnostic } from "./analysisDiagnostic";
 import type { AnalysisRequest, Validation } from "./analysisProtocol";
+import { AnalysisSlots } from "./analysisSlots";
 import { type AnalysisFailure, type AnalysisLimits, AnalysisWorker } from "./analysisWorker";
 import {
   SEMANTIC_LEGEND,
@@ -53,7 +55,9 @@ export function startServer(connection: Connection): void {
   let definitionLinks = false;
   const limits = (): AnalysisLimits => ({ timeMs: settings.timeLimitMs, memoryMb: settings.memoryLimitMb });
   // Bundled next to this file (dist/server.js) by esbuild.mjs.
-  const worker = new AnalysisWorker(join(__dirname, "analysisWorker.js"), limits, (line) => connection.console.log(line));
+  const workers = new AnalysisSlots(
+    () => new AnalysisWorker(join(__dirname, "analysisWorker.js"), limits, (line) => connection.console.log(line)),
+  );
   /** Documents whose last analysis failed, at that version: their other analyses are not tried again. */
   const failed = new Map<string, { version: number; failure: AnalysisFailure }>();
   const models = new ModelFiles("", null);
@@ -84,7 +88,7 @@ export function startServer(connection: Connection): void {
     // A newer request with the same key replaces a waiting one: a newer check of the document, or code actions for
     // the same range. Code actions for another range are another question (the cursor's and a Problems view row's).
     const key = r.kind === "codeActions" ? `${r.kind} ${uri} ${r.range.start}-${r.range.end}` : `${r.kind} ${uri}`;
-    const outcome = await worker.run(key, r);
+    const outcome = await workers.run(uri, key, r);
     if (!outcome || documents.get(uri)?.version !== version) return null;
     if (!outcome.ok) {
       failed.set(uri, { version: version!, failure: outcome.failure });
@@ -157,9 +161,13 @@ export function startServer(connection: Connection): void {
 
   connection.onHover(async (p) => {
     const a = at(p);
-    const h = a && service.doHover(a.doc, a.offset);
+    if (!a) return null;
+    // The word's hover comes from the parse; a security finding's needs the template run, in its analysis process.
+    const word = service.doWordHover(a.doc, a.offset);
+    const risk = await analyse<Hover | null>(p.textDocument.uri, (doc) => ({ kind: "securityHover", text: doc.text, offset: a.offset }));
+    const h = service.joinHovers(word, risk?.doc === a.doc ? risk.value : null);
     // The first line also shows what llama.cpp infers about the template (the lens's details).
-    const caps = a && p.position.line === 0 ? (await capabilities(p.textDocument.uri))?.value : null;
+    const caps = p.position.line === 0 ? (await capabilities(p.textDocument.uri))?.value : null;
     if (caps) {
       const value = h ? `${h.contents}\n\n---\n\n${caps.markdown}` : caps.markdown;
       return { contents: { kind: "markdown", value }, ...(h ? { range: toRange(a.doc, h.span) } : {}) };
@@ -214,10 +222,11 @@ export function startServer(connection: Connection): void {
     timers.delete(e.document.uri);
     parsed.delete(e.document.uri);
     failed.delete(e.document.uri);
+    workers.close(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
-  connection.onShutdown(() => worker.dispose());
+  connection.onShutdown(() => workers.dispose());
 
   documents.listen(connection);
   connection.listen();

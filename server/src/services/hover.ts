@@ -25,14 +25,17 @@ import { nodesAt } from "../parser";
 const within = (span: Span, offset: number) => span.start <= offset && offset <= span.end;
 
 export function doHover(doc: TemplateDocument, offset: number): Hover | null {
-  const word = wordHover(doc, offset);
-  // Over a security finding the risk comes first: it is what the reader most needs to know there.
-  const risk = securityHover(doc, offset);
+  return withRisk(wordHover(doc, offset), securityHover(doc, offset));
+}
+
+/** The word's hover with the security finding there: the finding comes first, what the reader most needs to know there. */
+export function withRisk(word: Hover | null, risk: Hover | null): Hover | null {
   if (!risk) return word;
   return { contents: word ? `${risk.contents}\n\n---\n\n${word.contents}` : risk.contents, span: word?.span ?? risk.span };
 }
 
-function wordHover(doc: TemplateDocument, offset: number): Hover | null {
+/** What the word at the cursor is, from the parse alone: runs nothing of the template. */
+export function wordHover(doc: TemplateDocument, offset: number): Hover | null {
   const info = scopesOf(doc.template);
   const path = nodesAt(doc.template, offset);
   for (let i = path.length - 1; i >= 0; i--) {

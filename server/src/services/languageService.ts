@@ -18,7 +18,8 @@ import { doComplete } from "./completion";
 import { findDefinition } from "./definition";
 import { defaultValidationOptions, syntaxDiagnostics, validate, type ValidationOptions } from "./diagnostics";
 import { getFoldingRanges } from "./folding";
-import { doHover } from "./hover";
+import { securityHover } from "../analysis";
+import { doHover, withRisk, wordHover } from "./hover";
 import { getSemanticTokens } from "./semanticTokens";
 import { findDocumentSymbols } from "./symbols";
 
@@ -28,6 +29,11 @@ export interface LanguageService {
   /** The parser's problems alone: cheap, renders nothing (what is left to show when the engine checks fail). */
   getSyntaxDiagnostics(doc: TemplateDocument): Diagnostic[];
   doHover(doc: TemplateDocument, offset: number): Hover | null;
+  /** doHover in two halves: the word's, from the parse alone, and the security finding's, which folds the template's constants and renders it where a message triggers it (run it where a template may run: the language server's analysis process). */
+  doWordHover(doc: TemplateDocument, offset: number): Hover | null;
+  doSecurityHover(doc: TemplateDocument, offset: number): Hover | null;
+  /** The two halves as one hover. */
+  joinHovers(word: Hover | null, risk: Hover | null): Hover | null;
   doComplete(doc: TemplateDocument, offset: number): CompletionItem[];
   findDefinition(doc: TemplateDocument, offset: number): Definition | null;
   findDocumentSymbols(doc: TemplateDocument): DocumentSymbol[];
@@ -45,6 +51,9 @@ export function getLanguageService(): LanguageService {
     doValidation: (doc, options = defaultValidationOptions) => validate(doc, options),
     getSyntaxDiagnostics: syntaxDiagnostics,
     doHover,
+    doWordHover: wordHover,
+    doSecurityHover: securityHover,
+    joinHovers: withRisk,
     doComplete,
     findDefinition,
     findDocumentSymbols,

@@ -70,6 +70,15 @@ describe("jinja2 (3.1.6) and jinja2-3.1.2 on the behaviours that changed", () =>
     both("{{ 'nan'|int(3) }}", "{}", "3", "3");
   });
 
+  it("int of a string past Python's 4,300 digits falls back to float (Python ≥ 3.11), whose overflow 3.1.2 lets through", () => {
+    // measured with Python 3.11 and Jinja2 3.1.6; a power-of-two base has no digit limit
+    const fine =
+      "{{ ('0' * 4300 ~ '12345678901234567890123')|int }}|{{ ('z' * 1000000)|int(base=36) }}|" +
+      "{{ ('1' * 4301)|int(base=2)|string|length }}|{{ ('1' * 4300)|int|string|length }}|{{ ('3' * 5000)|int(base=4)|string|length }}";
+    both(fine, "{}", "12345678901234567741440|0|1295|4300|3011", "12345678901234567741440|0|1295|4300|3011");
+    both("{{ ('7' * 1000000)|int }}", "{}", "0", "OverflowError: cannot convert float infinity to integer");
+  });
+
   it("set takes namespace attributes in a tuple target (3.1.4)", () => {
     both(
       "{% set ns = namespace(a=1, b=2) %}{% set ns.a, ns.b = ns.b, ns.a %}{{ ns.a }}{{ ns.b }}",

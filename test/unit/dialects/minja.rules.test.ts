@@ -76,6 +76,24 @@ describe("minja: values and operators", () => {
   it("a null left side of <", () => assert.equal(err("{{ x < 1 }}").message, "Undefined value or reference"));
   it("a list read past its end", () =>
     assert.equal(err("{{ [1, 2, 3][1:5] }}").message, "vector::_M_range_check: __n (which is 3) >= this->size() (which is 3)"));
+  it("a bound near the least int64: substr's size_t position, or the first index read (not 2^63 indices walked)", () => {
+    const minInt = "-9223372036854775807 - 1";
+    assert.equal(
+      err("{{ 'abc'[-9223372036854775807:] }}").message,
+      "basic_string::substr: __pos (which is 9223372036854775812) > this->size() (which is 3)",
+    );
+    assert.equal(
+      err(`{{ 'abc'[${minInt}:] }}`).message,
+      "basic_string::substr: __pos (which is 9223372036854775811) > this->size() (which is 3)",
+    );
+    assert.equal(
+      err("{{ [1, 2][-9223372036854775807:] }}").message,
+      "vector::_M_range_check: __n (which is 9223372036854775811) >= this->size() (which is 2)",
+    );
+    assert.equal(err(`{{ [1, 2][${minInt}::2] }}`).code, "runtime/index");
+    assert.equal(err(`{{ 'abc'[${minInt}::2] }}`).code, "runtime/not-reproduced");
+    assert.equal(out("{{ 'abc'[:-9223372036854775807] }}|{{ [1, 2, 3][::-9223372036854775807] }}"), "|[3]");
+  });
   it("a slice that cuts a character", () => assert.equal(err("{{ 'é'[:1] }}").code, "runtime/not-reproduced"));
   it("an attribute of null, by a bare name and otherwise", () => {
     assert.equal(err("{{ x.y }}").message, "'x' is not defined");
@@ -148,6 +166,12 @@ describe("minja: filters and globals", () => {
     ["{{ 'a\\nb\\n' | indent }}|{{ 'a\\n\\nb' | indent(2, true) }}", "a\nb\n|  a\n  \n  b"],
     ["{{ [1, 2.5, none, true] | join('-') }}", "1-2.500000-None-True"],
     ["{{ ['3x', ' 4', 'x', 2.9, true] | map('int') | list }}", "[3, 4, 0, 2, 1]"],
+    // std::stol's out_of_range is 0 too; a million digits are not converted
+    [
+      "{{ ['9223372036854775807', '-9223372036854775808', '9223372036854775808', '00000000000000000000012'] | map('int') | list }}",
+      "[9223372036854775807, -9223372036854775808, 0, 12]",
+    ],
+    ["{{ ('7' * 1000000) | int }}", "0"],
     ["{{ xs | selectattr('a') | list }}", "[1, 0, null]", '{"xs": [{"a": 1}, {"a": 0}, {"b": 2}]}'],
     ["{{ xs | selectattr('a', 'equalto', 1) | list }}", "[{'a': 1}]", '{"xs": [{"a": 1}, {"a": 0}]}'],
     ["{{ xs | map(attribute='a', default='z') | list }}", "[1, 'z']", '{"xs": [{"a": 1}, {}]}'],

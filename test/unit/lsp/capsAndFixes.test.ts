@@ -16,7 +16,6 @@ import {
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
 import { fixture } from "../../helpers/cli";
-import { HOSTILE_TEMPLATES } from "../../helpers/hostileTemplates";
 import { startServer, type TestClient } from "../../helpers/lspClient";
 
 const URI = "file:///work/glm/chat_template.jinja";
@@ -100,7 +99,7 @@ describe("language server: capabilities and quick fixes", () => {
   });
 });
 
-describe("language server: code actions queued behind a slow analysis", () => {
+describe("language server: code actions queued behind an analysis", () => {
   let client: TestClient;
   before(async () => {
     client = startServer();
@@ -114,14 +113,8 @@ describe("language server: code actions queued behind a slow analysis", () => {
   });
   after(() => client.close());
 
-  it("each range asked for gets its own answer, behind an analysis the time limit stops (the cursor's and a Problems view row's)", async () => {
-    // its engine checks run until the time limit, so the requests below wait in the analysis queue
-    const slow = HOSTILE_TEMPLATES.find((h) => h.name === "replace grows")!.template;
-    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
-      textDocument: { uri: "file:///work/slow.jinja", languageId: "chat-template", version: 1, text: slow },
-    });
-    // its check starts once the debounce timer fires
-    await new Promise((r) => setTimeout(r, 500));
+  it("each range asked for gets its own answer, queued behind the document's own check (the cursor's and a Problems view row's)", async () => {
+    // Each document has its analysis process: the two requests wait behind this document's check, not another's.
     await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT },
     });

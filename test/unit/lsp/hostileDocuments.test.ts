@@ -15,7 +15,7 @@ import {
   type MarkupContent,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
-import { HOSTILE_TEMPLATES } from "../../helpers/hostileTemplates";
+import { HOSTILE_TEMPLATES, SUPERLINEAR_BUILTINS } from "../../helpers/hostileTemplates";
 import { startServer, type TestClient } from "../../helpers/lspClient";
 
 const TIME_LIMIT_MS = 3000;
@@ -107,6 +107,63 @@ describe("language server on hostile documents", () => {
     });
     assert.ok(codes(await next).some((c) => String(c).startsWith("syntax/")));
     assert.ok(await hover(client, good, 1, 12));
+  });
+});
+
+/** Documents whose analysis (or, once, hover on the server's own thread) ran for minutes (issue 25). */
+const BOMBS = [
+  ...SUPERLINEAR_BUILTINS.filter((h) => h.template.length < 100_000).map((h) => h.template),
+  "{{ ('x' * 8000000)|replace('', 'yy')|length }}",
+  "{{ ('x' * 8000000).count('') }}",
+  "{{ ('a b' * 5000000)|title|length }}",
+  "{{ ('x' * 1000000)|trim('abcdefghijklmnopqrstuvwxyz' * 100000)|length }}",
+  "{{ strftime_now('%c' * 2000000)|length }}",
+  "{{ range(10000000)|list|join|length }}",
+];
+
+describe("language server while a bomb's analysis runs", () => {
+  let client: TestClient;
+  const small = "file:///work/small.jinja";
+  before(async () => {
+    client = await start({ timeLimitMs: TIME_LIMIT_MS });
+    await open(client, small, GOOD);
+  });
+  after(() => client.close());
+
+  it("answers symbols, completion and hover on a small document before the bomb's diagnostics, each time", async () => {
+    let slowest = 0;
+    for (const [i, bomb] of BOMBS.entries()) {
+      const uri = `file:///work/bomb${i}.jinja`;
+      const analysed = open(client, uri, bomb);
+      let done = false;
+      void analysed.then(() => (done = true));
+      // on the bomb itself too: its symbols come from the parse; its hover's security finding folds its
+      // constants, in its own analysis process (once on the server's thread, for minutes)
+      await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
+      const bombHover = hover(client, uri, 0, 5);
+      const t0 = performance.now();
+      await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: small } });
+      await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: small }, position: { line: 1, character: 11 } });
+      assert.ok(await hover(client, small, 1, 12), bomb);
+      slowest = Math.max(slowest, performance.now() - t0);
+      assert.equal(done, false, `${bomb}: the small document was answered after the bomb's analysis ended`);
+      await analysed;
+      await bombHover;
+    }
+    console.log(`slowest answer on a small document (symbols, completion, hover) while a bomb was analysed: ${Math.round(slowest)} ms`);
+  });
+
+  it("publishes another document's diagnostics while one document's analysis is stuck", async () => {
+    const stuck = open(client, "file:///work/stuck.jinja", SLOW);
+    let done = false;
+    void stuck.then(() => (done = true));
+    const other = await open(client, "file:///work/other.jinja", "{% if x %}");
+    assert.equal(done, false, "the stuck document's analysis was still running");
+    assert.ok(
+      codes(other).some((c) => String(c).startsWith("syntax/")),
+      JSON.stringify(codes(other)),
+    );
+    await stuck;
   });
 });
 

@@ -12,6 +12,11 @@ export type FrameUndefined = ReadonlyMap<number, readonly string[]>;
 
 type Seen = "load" | "store";
 
+/** The names some enclosing frame refers to: a chain of the frames' own sets, since copying them into one set per frame is quadratic in a template of 200,000 macros. */
+interface Names {
+  has(name: string): boolean;
+}
+
 /** What one frame refers to, in Jinja2's analysis order (FrameSymbolVisitor). */
 class FrameSymbols {
   readonly refs: Set<string>;
@@ -21,7 +26,7 @@ class FrameSymbols {
   readonly startUndefined: string[] = [];
 
   constructor(
-    private readonly outer: ReadonlySet<string>,
+    private readonly outer: Names,
     declared: Iterable<string>,
     refs?: Set<string>,
     stores?: Set<string>,
@@ -141,18 +146,12 @@ function visitStmt(s: A.Stmt, sym: FrameSymbols, nested: Nested[]): void {
   }
 }
 
-function analyzeFrame(
-  owner: A.Node,
-  body: readonly A.Stmt[],
-  declared: string[],
-  outer: ReadonlySet<string>,
-  into: Map<number, string[]>,
-): void {
+function analyzeFrame(owner: A.Node, body: readonly A.Stmt[], declared: string[], outer: Names, into: Map<number, string[]>): void {
   const sym = new FrameSymbols(outer, declared);
   const nested: Nested[] = [];
   visitBody(body, sym, nested);
   if (sym.startUndefined.length) into.set(owner.id, sym.startUndefined);
-  const seen = new Set([...outer, ...sym.refs]);
+  const seen: Names = { has: (name) => sym.refs.has(name) || outer.has(name) };
   for (const n of nested) analyzeFrame(n.owner, n.body, n.declared, seen, into);
 }
 

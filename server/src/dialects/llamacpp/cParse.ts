@@ -23,12 +23,19 @@ export function stoi(s: string, base: number): number | null {
   } else if (base === 0) {
     base = s[p] === "0" ? 8 : 10;
   }
-  let value = 0n;
+  // strtol reads every digit but stops growing the value once it is out of range (ERANGE), so a million
+  // digits cost a million steps, not a million-digit multiplication each.
+  let value = 0;
+  let outOfRange = false;
   const start = p;
-  while (p < s.length && digitValue(s[p]) < base) value = value * BigInt(base) + BigInt(digitValue(s[p++]));
+  for (; p < s.length && digitValue(s[p]) < base; p++) {
+    if (outOfRange) continue;
+    value = value * base + digitValue(s[p]);
+    outOfRange = value > 2147483648;
+  }
   if (p === start) return null;
   if (negative) value = -value;
-  return value < -2147483648n || value > 2147483647n ? null : Number(value);
+  return outOfRange || value > 2147483647 ? null : value;
 }
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/;

@@ -144,10 +144,13 @@ function toInt(v: Value): bigint {
   if (typeof v === "boolean") return v ? 1n : 0n;
   if (typeof v === "bigint") return v;
   if (typeof v === "number") return asInt(v);
-  // std::stol: optional leading whitespace and sign, then digits; anything else is 0.
+  // std::stol: optional leading whitespace and sign, then digits; anything else, or a value outside a long
+  // (out_of_range), is 0. The digits past a long's 19 are never converted.
   if (typeof v === "string") {
-    const m = /^[ \t\n\v\f\r]*([+-]?[0-9]+)/.exec(v);
-    return m ? BigInt(m[1]) : 0n;
+    const m = /^[ \t\n\v\f\r]*([+-]?)0*([0-9]+)/.exec(v);
+    if (!m || m[2].length > 19) return 0n;
+    const n = BigInt(m[1] + m[2]);
+    return n === BigInt.asIntN(64, n) ? n : 0n;
   }
   return 0n;
 }

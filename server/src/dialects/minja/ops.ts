@@ -118,7 +118,11 @@ function getitem(obj: Value, key: Value): Value {
   return null;
 }
 
-/** The slice branch of SubscriptExpr: bounds wrap once, are not clamped, and a list read past its end is an error. */
+/**
+ * The slice branch of SubscriptExpr: bounds wrap once, are not clamped, and a list read past its end is an error.
+ * minja's loop reads each index as it goes, so the first one outside the value ends it: the indices are walked
+ * lazily, never collected, or a bound near the least int64 would walk 2^63 of them before the first read.
+ */
 function slice(obj: Value, start: Value | undefined, stop: Value | undefined, step: Value | undefined): Value {
   const len = BigInt(sizeOf(obj));
   const part = (v: Value | undefined) => (v === undefined ? null : asInt(v));
@@ -129,33 +133,38 @@ function slice(obj: Value, start: Value | undefined, stop: Value | undefined, st
   const e = part(stop);
   const from = s === null ? (st < 0n ? len - 1n : 0n) : wrapIx(s);
   const to = e === null ? (st < 0n ? -1n : len) : wrapIx(e);
-  const indices: bigint[] = [];
-  for (let i = from; st > 0n ? i < to : i > to; i += st) indices.push(i);
+  const indices = function* () {
+    for (let i = from; st > 0n ? i < to : i > to; i += st) yield i;
+  };
   if (typeof obj === "string") {
     const bytes = bytesOf(obj);
     if (from < to && st === 1n) {
-      if (from > len)
-        throw new Fault(
-          "runtime/index",
-          null,
-          `basic_string::substr: __pos (which is ${BigInt.asUintN(64, from)}) > this->size() (which is ${len})`,
-        );
+      // substr takes the position as a size_t: a negative one is past any string's end.
+      const pos = BigInt.asUintN(64, from);
+      if (pos > len)
+        throw new Fault("runtime/index", null, `basic_string::substr: __pos (which is ${pos}) > this->size() (which is ${len})`);
       return textOf(bytes.subarray(Number(from), Number(to < len ? to : len)));
     }
-    if (indices.some((i) => i < 0n || i >= len)) throw Fault.notReproduced("minja reads outside the string here (undefined behaviour)");
-    return textOf(Uint8Array.from(indices, (i) => bytes[Number(i)]));
+    const picked: number[] = [];
+    for (const i of indices()) {
+      if (i < 0n || i >= len) throw Fault.notReproduced("minja reads outside the string here (undefined behaviour)");
+      picked.push(bytes[Number(i)]);
+    }
+    return textOf(Uint8Array.from(picked));
   }
   const items = arrayItems(obj);
   if (!items) throw Fault.type("Subscripting only supported on arrays and strings");
-  return indices.map((i) => {
+  const out: Value[] = [];
+  for (const i of indices()) {
     if (i < 0n || i >= len)
       throw new Fault(
         "runtime/index",
         null,
         `vector::_M_range_check: __n (which is ${BigInt.asUintN(64, i)}) >= this->size() (which is ${len})`,
       );
-    return items[Number(i)];
-  });
+    out.push(items[Number(i)]);
+  }
+  return out;
 }
 
 /** ForNode: null iterates as nothing; dicts by key; strings by byte. */

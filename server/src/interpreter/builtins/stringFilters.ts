@@ -77,9 +77,46 @@ function urlQuote(rt: Runtime, v: Value, forQs: boolean): string {
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
-/** markupsafe's striptags: drop comments and tags, collapse whitespace, unescape entities. */
+/**
+ * markupsafe 3's loop `while (start := value.find(open)) != -1: end = value.find(close, start); … cut` in linear
+ * time: the text before the first `open` never changes again, so it is kept on a stack that each cut pops back to,
+ * and an `open` formed across a cut is seen when its last character is pushed. (The regex `<!--.*?-->` that
+ * markupsafe 2 used rescans to the end from every unclosed `<!--`: quadratic.)
+ */
+function cutBetween(value: string, open: string, close: string): string {
+  const kept = new Uint16Array(value.length);
+  let n = 0;
+  let i = 0;
+  const endsWithOpen = () => {
+    if (n < open.length) return false;
+    for (let k = 0; k < open.length; k++) if (kept[n - open.length + k] !== open.charCodeAt(k)) return false;
+    return true;
+  };
+  while (i < value.length) {
+    kept[n++] = value.charCodeAt(i++);
+    if (!endsWithOpen()) continue;
+    // `close` may begin inside `open` itself (`<!-->` is a whole comment)
+    let after = -1;
+    for (let j = 1; j < open.length && after < 0; j++) {
+      const head = open.slice(j);
+      if ((head + value.slice(i, i + close.length)).startsWith(close)) after = i + close.length - head.length;
+    }
+    if (after < 0) {
+      const e = value.indexOf(close, i);
+      if (e < 0) break;
+      after = e + close.length;
+    }
+    n -= open.length;
+    i = after;
+  }
+  let out = "";
+  for (let k = 0; k < n; k += 8192) out += String.fromCharCode(...kept.subarray(k, Math.min(n, k + 8192)));
+  return out + value.slice(i);
+}
+
+/** markupsafe's striptags: drop comments, then tags, collapse whitespace, unescape entities. */
 function striptags(s: string): string {
-  const text = s.replace(/<!--.*?-->/gs, "").replace(/<.*?>/gs, "");
+  const text = cutBetween(cutBetween(s, "<!--", "-->"), "<", ">");
   const collapsed = codePoints(text)
     .map((c) => (isPySpace(c) ? " " : c))
     .join("")

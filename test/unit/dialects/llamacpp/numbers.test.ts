@@ -78,6 +78,11 @@ describe("llamacpp string → number (std::stoi / std::stod)", () => {
     "1e-400",
     "1e-310",
     "x",
+    // strtol reads all of them, out of range after the tenth
+    "9".repeat(5000),
+    "-" + "7".repeat(5000) + "x",
+    "-2147483649",
+    "z".repeat(100),
   ];
   it("int(base) agrees with the engine", () => {
     for (const s of samples) {
