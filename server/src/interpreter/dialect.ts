@@ -116,6 +116,8 @@ export interface Dialect {
    * `render` with this dialect renders the context as given (the capability probe and the template guard do).
    */
   chatLayer?: boolean;
+  /** The command-line flags llama-server was started with, for a `chatLayer` dialect (analysis/chatLayer reads them). */
+  serverArgs?: readonly string[];
   /** When a `for`'s else runs: Jinja2's "when-empty" (default) or "unless-completed" (llama.cpp: no iteration ran to its end). */
   loopElse?: "when-empty" | "unless-completed";
   /** An iteration ended by break/continue writes nothing (@huggingface/jinja: the exception discards the strings its blocks had built). */
