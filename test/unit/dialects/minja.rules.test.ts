@@ -76,7 +76,16 @@ describe("minja: values and operators", () => {
   it("a null left side of <", () => assert.equal(err("{{ x < 1 }}").message, "Undefined value or reference"));
   it("a list read past its end", () =>
     assert.equal(err("{{ [1, 2, 3][1:5] }}").message, "vector::_M_range_check: __n (which is 3) >= this->size() (which is 3)"));
-  it("a slice that cuts a character", () => assert.equal(err("{{ 'é'[:1] }}").code, "runtime/not-reproduced"));
+  it("a slice that cuts a character, output", () => {
+    assert.equal(err("{{ 'é'[:1] }}").code, "runtime/not-reproduced");
+    assert.equal(err("{{ ['é'[:1]] }}").code, "runtime/not-reproduced");
+    assert.equal(err("{% set c = 'héllo'[:2] ~ 'x' %}{{ c }}").code, "runtime/not-reproduced");
+  });
+  it("a slice that cuts a character is bytes that compare, measure and join without being output", () => {
+    assert.equal(out("{% set c = 'héllo' %}{% if c[2:] == 'x' %}y{% endif %}done"), "done");
+    assert.equal(out("{% set c = 'héllo' %}{{ c[2:] == c[2:] }} {{ c[2:] | length }} {{ c[:2] ~ c[2:] }}"), "True 4 héllo");
+    assert.equal(out("{% set j = 'é'[:1] ~ 'é'[1:] %}{{ j == 'é' }}"), "True");
+  });
   it("an attribute of null, by a bare name and otherwise", () => {
     assert.equal(err("{{ x.y }}").message, "'x' is not defined");
     assert.equal(err("{{ d.a.b }}", '{"d": {}}').message, "Trying to access property ''b'' on null!");
