@@ -6,6 +6,7 @@ import type { Dialect } from "../interpreter";
 import { dialectFor } from "../dialects";
 import type { EngineId, TemplateDocument } from "../document";
 import { probeFindings } from "./caps/probeFindings";
+import { withServerArgs } from "./chatLayer";
 import { mergeFindings, type Finding } from "./finding";
 import { scenarioFindings } from "./scenarioChecks";
 import type { Scenario } from "../interpreter";
@@ -24,9 +25,15 @@ export interface EngineCheckOptions {
 /** The engines whose capability probe the checks run (the probe is llama.cpp's). */
 const PROBED: ReadonlySet<EngineId> = new Set(["llamacpp"]);
 
-/** The dialects of the engines that have one (an engine without a dialect yet is not checked). */
-export function dialectsOf(engines: readonly EngineId[]): Dialect[] {
-  return engines.map((e) => dialectFor(e)).filter((d): d is Dialect => d !== undefined);
+/**
+ * The dialects of the engines that have one (an engine without a dialect yet is not checked); llama-server's
+ * as started with `serverArgs` (its command-line flags; throws ServerArgsError on one it cannot read).
+ */
+export function dialectsOf(engines: readonly EngineId[], serverArgs: readonly string[] = []): Dialect[] {
+  return engines
+    .map((e) => dialectFor(e))
+    .filter((d): d is Dialect => d !== undefined)
+    .map((d) => withServerArgs(d, serverArgs));
 }
 
 const cache = new WeakMap<TemplateDocument, Map<string, Finding[]>>();
@@ -41,7 +48,7 @@ export function engineFindings(
   options: EngineCheckOptions,
 ): Finding[] {
   if (!scenarioSetIds.has(scenarios)) scenarioSetIds.set(scenarios, nextScenarioSetId++);
-  const key = `${engines.map((e) => e.engine).join(",")}:${scenarioSetIds.get(scenarios)}:${options.nullToolsProbe}`;
+  const key = `${engines.map((e) => e.engine + (e.serverArgs ? JSON.stringify(e.serverArgs) : "")).join(",")}:${scenarioSetIds.get(scenarios)}:${options.nullToolsProbe}`;
   let byKey = cache.get(doc);
   if (!byKey) cache.set(doc, (byKey = new Map()));
   let found = byKey.get(key);

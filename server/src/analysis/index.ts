@@ -2,7 +2,15 @@
 export { CAPS_KEYS, capsOf, probeCaps } from "./caps/capsProbe";
 export type { Caps, ProbeError } from "./caps/capsProbe";
 export { detectToolCallFormat } from "./caps/toolCallFormat";
-export { directContext, renderRequest, requestContexts, ServerArgsError, SERVER_DEFAULTS, serverStartup } from "./chatLayer";
+export {
+  directContext,
+  renderRequest,
+  requestContexts,
+  ServerArgsError,
+  SERVER_DEFAULTS,
+  serverStartup,
+  withServerArgs,
+} from "./chatLayer";
 export type { RenderParams, RequestRenderOptions, ServedTemplate, ServerStartup, TemplateInputs } from "./chatLayer";
 export type { ToolCallFormat } from "./caps/toolCallFormat";
 export { dialectsOf, engineFindings } from "./engineChecks";

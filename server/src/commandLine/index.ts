@@ -3,3 +3,4 @@ export { UsageError, oneOf, parseArgs } from "./args";
 export { processIO } from "./io";
 export type { CommandIO } from "./io";
 export { onOff } from "./args";
+export { shellWords } from "./shellWords";

@@ -1,6 +1,7 @@
 // What llama-server's command line sets for every request it serves (common/arg.cpp and tools/server,
 // v0.5.0): the template kwargs it starts with, whether --reasoning off switched thinking off, whether a
 // trailing assistant message is prefilled. Its defaults are llama-server started with no such flag.
+import type { Dialect } from "../../interpreter";
 
 type Json = unknown;
 
@@ -45,7 +46,9 @@ export function serverStartup(args: readonly string[]): ServerStartup {
   const kwargs: Record<string, Json> = {};
   let reasoningOff = false;
   let prefillAssistant = true;
-  const words = args.flatMap((a) => (a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a]));
+  const words = args.flatMap((a) =>
+    a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a],
+  );
   for (let i = 0; i < words.length; i++) {
     const flag = words[i];
     const value = (): string => {
@@ -95,4 +98,19 @@ export function serverStartup(args: readonly string[]): ServerStartup {
   // flags write the same map in their order; the default fills in only where none set it
   if (!("preserve_reasoning" in kwargs)) kwargs.preserve_reasoning = true;
   return { templateKwargs: kwargs, reasoningOff, prefillAssistant };
+}
+
+const configured = new Map<string, Dialect>();
+
+/**
+ * `dialect` (one with `chatLayer`) served by a llama-server started with `args`, checked here so that a bad flag
+ * is an error where the user gave it; one object per flag list, so the caches keyed by dialect keep working.
+ */
+export function withServerArgs(dialect: Dialect, args: readonly string[]): Dialect {
+  if (!dialect.chatLayer || args.length === 0) return dialect;
+  serverStartup(args);
+  const key = `${dialect.engine}\u0000${JSON.stringify(args)}`;
+  let d = configured.get(key);
+  if (!d) configured.set(key, (d = { ...dialect, serverArgs: [...args] }));
+  return d;
 }
