@@ -4,13 +4,14 @@
 // template with syntax errors: engines' own parsers would only restate them.
 import type { Dialect } from "../interpreter";
 import { dialectFor } from "../dialects";
-import type { EngineId, TemplateDocument } from "../document";
+import { ENGINE_LABELS, type EngineId, type TemplateDocument } from "../document";
 import { probeFindings } from "./caps/probeFindings";
 import { withServerArgs } from "./chatLayer";
 import { mergeFindings, type Finding } from "./finding";
 import { scenarioFindings } from "./scenarioChecks";
 import type { Scenario } from "../interpreter";
 import { staticFindings } from "./staticChecks";
+import { referenceRaisesThere } from "./referenceRaises";
 
 /** Every engine is measured against Python Jinja2 as HF transformers runs it. */
 export function referenceDialect(): Dialect {
@@ -56,6 +57,17 @@ export function engineFindings(
   return found;
 }
 
+/** Tests and filters the engine lacks: an error, unless only inputs Jinja2 raises on reach them. */
+const PROBED_ABSENCES = new Set(["unknown-test", "unknown-filter"]);
+
+function unlessReferenceRaises(doc: TemplateDocument, reference: Dialect, engine: Dialect, f: Finding): Finding {
+  if (f.severity !== "error" || !PROBED_ABSENCES.has(f.code.slice(f.code.indexOf("/") + 1))) return f;
+  const raised = referenceRaisesThere(doc, reference, engine, f);
+  if (raised === null) return f;
+  const message = `${f.message}; only inputs on which ${ENGINE_LABELS[reference.engine]} raises too reach it (${raised}), so it changes no outcome`;
+  return { ...f, severity: "information", message };
+}
+
 function computeFindings(
   doc: TemplateDocument,
   engines: readonly Dialect[],
@@ -67,7 +79,9 @@ function computeFindings(
   const out: Finding[] = [];
   for (const engine of engines) {
     const id = engine.engine;
-    const found = staticFindings(doc, reference, engine);
+    const found = staticFindings(doc, reference, engine).map((f) =>
+      engine === reference ? f : unlessReferenceRaises(doc, reference, engine, f),
+    );
     out.push(...found);
     if (PROBED.has(id)) out.push(...probeFindings(doc, engine, { nullTools: options.nullToolsProbe }));
     // The engine compiles the whole template first: with a refusal every render fails, so none is needed.
