@@ -205,6 +205,8 @@ export interface Runtime {
   now(): WallClock;
   /** Counts work done inside builtins, so their loops spend the step budget too. */
   tick(n: number): void;
+  /** Jinja2's eval_ctx.autoescape: inside `{% autoescape true %}` join escapes and some filters return Markup. */
+  autoescaping(): boolean;
   /** Refuses (limit/output) to build a string or list longer than the output limit. */
   checkSize(length: number): void;
   /** Refuses (limit/output) to print a value whose printed form would outgrow the output limit. */

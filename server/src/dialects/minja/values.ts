@@ -105,7 +105,7 @@ export function textOf(b: Uint8Array): string {
   } catch {
     let out = "";
     let from = 0;
-    for (let i = 0; i < b.length; ) {
+    for (let i = 0; i < b.length;) {
       const n = sequenceAt(b, i);
       if (n) {
         i += n;
