@@ -160,7 +160,9 @@ export function chatLayerChanges(doc: TemplateDocument, dialect: Dialect, contex
     );
   const fromServer = Object.entries(startup.templateKwargs).filter(([k]) => !(k in given));
   if (fromServer.length)
-    out.push(`the server's template kwargs ${fromServer.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")} (preserve_reasoning=true is its default: preserve_thinking=true)`);
+    out.push(
+      `the server's template kwargs ${fromServer.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")} (preserve_reasoning=true is its default: preserve_thinking=true)`,
+    );
   if (inputs.continue_final_message) out.push("the final assistant message continued as a prefill, not closed");
   const messages = contexts?.[0].messages;
   const givenMessages = inputs.continue_final_message && Array.isArray(given.messages) ? given.messages.slice(0, -1) : given.messages;
