@@ -68,6 +68,8 @@ export interface ControllerOptions {
   debounceMs: number;
   /** What strftime_now sees; one instant per render, shared by every engine that can be pinned. */
   clock?: () => WallClock;
+  /** chatTemplate.llamaServer.args, read at each render: the flags the user's llama-server starts with. */
+  serverArgs?: () => readonly string[];
 }
 
 export const DEFAULT_OPTIONS: PreviewOptions = {
@@ -212,7 +214,13 @@ export class PreviewController {
     const version = ++this.version;
     this.built = buildContext(this.scenarioContext, this.options, t.model);
     const now = (this.o.clock ?? localClock)();
-    const input = { doc: this.doc, context: this.built.context, json: contextJson(this.built.context), now };
+    const input = {
+      doc: this.doc,
+      context: this.built.context,
+      json: contextJson(this.built.context),
+      now,
+      serverArgs: this.o.serverArgs?.(),
+    };
     this.outcomes.clear();
     for (const engine of this.visibleEngines) {
       const r = renderSafely(engine, input);

@@ -107,6 +107,7 @@ export class PreviewPanel {
       ],
       scenarios: this.builtinScenarios(),
       debounceMs: s.debounceMs,
+      serverArgs: () => vscode.workspace.getConfiguration("chatTemplate.llamaServer").get<string[]>("args", []),
     });
     this.disposables.push(
       vscode.workspace.onDidChangeTextDocument((e) => this.controller.editTemplate(e.document.uri.toString(), e.document.getText())),

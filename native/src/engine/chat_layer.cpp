@@ -276,6 +276,8 @@ ChatTemplates::Request ChatTemplates::request(const std::string & request_json) 
     if (!inputs.tools.empty() && inputs.tool_choice != COMMON_CHAT_TOOL_CHOICE_NONE && !grammar.empty()) {
         bad_request("cannot use a custom grammar together with tools");
     }
+    // llama-server's startup default (common_params_parse): the request's kwargs are merged over it
+    inputs.chat_template_kwargs["preserve_reasoning"] = "true";
     if (body.contains("chat_template_kwargs")) {
         const common_json & kwargs = body.at("chat_template_kwargs");
         if (!kwargs.is_object()) {

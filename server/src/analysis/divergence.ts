@@ -44,6 +44,8 @@ export function firstDivergence(doc: TemplateDocument, ref: RenderResult, eng: R
   while (same(a[i], b[i])) i++;
   const r = a[i];
   const e = b[i];
+  // what the chat layer appends after the render (a prefill) is no node's
+  if (!r && !e) return null;
   let culprit: Run;
   let referenceText = r?.text ?? "";
   let engineText = e?.text ?? "";

@@ -4,12 +4,14 @@
 // template with syntax errors: engines' own parsers would only restate them.
 import type { Dialect } from "../interpreter";
 import { dialectFor } from "../dialects";
-import type { EngineId, TemplateDocument } from "../document";
+import { ENGINE_LABELS, type EngineId, type TemplateDocument } from "../document";
 import { probeFindings } from "./caps/probeFindings";
+import { withServerArgs } from "./chatLayer";
 import { mergeFindings, type Finding } from "./finding";
 import { scenarioFindings } from "./scenarioChecks";
 import type { Scenario } from "./scenario";
 import { staticFindings } from "./staticChecks";
+import { referenceRaisesThere } from "./referenceRaises";
 
 /** Every engine is measured against Python Jinja2 as HF transformers runs it. */
 export function referenceDialect(): Dialect {
@@ -24,9 +26,15 @@ export interface EngineCheckOptions {
 /** The engines whose capability probe the checks run (the probe is llama.cpp's). */
 const PROBED: ReadonlySet<EngineId> = new Set(["llamacpp"]);
 
-/** The dialects of the engines that have one (an engine without a dialect yet is not checked). */
-export function dialectsOf(engines: readonly EngineId[]): Dialect[] {
-  return engines.map((e) => dialectFor(e)).filter((d): d is Dialect => d !== undefined);
+/**
+ * The dialects of the engines that have one (an engine without a dialect yet is not checked); llama-server's
+ * as started with `serverArgs` (its command-line flags; throws ServerArgsError on one it cannot read).
+ */
+export function dialectsOf(engines: readonly EngineId[], serverArgs: readonly string[] = []): Dialect[] {
+  return engines
+    .map((e) => dialectFor(e))
+    .filter((d): d is Dialect => d !== undefined)
+    .map((d) => withServerArgs(d, serverArgs));
 }
 
 const cache = new WeakMap<TemplateDocument, Map<string, Finding[]>>();
@@ -41,12 +49,23 @@ export function engineFindings(
   options: EngineCheckOptions,
 ): Finding[] {
   if (!scenarioSetIds.has(scenarios)) scenarioSetIds.set(scenarios, nextScenarioSetId++);
-  const key = `${engines.map((e) => e.engine).join(",")}:${scenarioSetIds.get(scenarios)}:${options.nullToolsProbe}`;
+  const key = `${engines.map((e) => e.engine + (e.serverArgs ? JSON.stringify(e.serverArgs) : "")).join(",")}:${scenarioSetIds.get(scenarios)}:${options.nullToolsProbe}`;
   let byKey = cache.get(doc);
   if (!byKey) cache.set(doc, (byKey = new Map()));
   let found = byKey.get(key);
   if (!found) byKey.set(key, (found = computeFindings(doc, engines, scenarios, options)));
   return found;
+}
+
+/** Tests and filters the engine lacks: an error, unless only inputs Jinja2 raises on reach them. */
+const PROBED_ABSENCES = new Set(["unknown-test", "unknown-filter"]);
+
+function unlessReferenceRaises(doc: TemplateDocument, reference: Dialect, engine: Dialect, f: Finding): Finding {
+  if (f.severity !== "error" || !PROBED_ABSENCES.has(f.code.slice(f.code.indexOf("/") + 1))) return f;
+  const raised = referenceRaisesThere(doc, reference, engine, f);
+  if (raised === null) return f;
+  const message = `${f.message}; only inputs on which ${ENGINE_LABELS[reference.engine]} raises too reach it (${raised}), so it changes no outcome`;
+  return { ...f, severity: "information", message };
 }
 
 function computeFindings(
@@ -60,7 +79,9 @@ function computeFindings(
   const out: Finding[] = [];
   for (const engine of engines) {
     const id = engine.engine;
-    const found = staticFindings(doc, reference, engine);
+    const found = staticFindings(doc, reference, engine).map((f) =>
+      engine === reference ? f : unlessReferenceRaises(doc, reference, engine, f),
+    );
     out.push(...found);
     if (PROBED.has(id)) out.push(...probeFindings(doc, engine, { nullTools: options.nullToolsProbe }));
     // The engine compiles the whole template first: with a refusal every render fails, so none is needed.

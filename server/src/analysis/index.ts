@@ -2,8 +2,16 @@
 export { CAPS_KEYS, capsOf, probeCaps } from "./caps/capsProbe";
 export type { Caps, ProbeError } from "./caps/capsProbe";
 export { detectToolCallFormat } from "./caps/toolCallFormat";
-export { directContext, renderRequest, requestContexts } from "./chatLayer";
-export type { RenderParams, RequestRenderOptions, ServedTemplate, TemplateInputs } from "./chatLayer";
+export {
+  directContext,
+  renderRequest,
+  requestContexts,
+  ServerArgsError,
+  SERVER_DEFAULTS,
+  serverStartup,
+  withServerArgs,
+} from "./chatLayer";
+export type { RenderParams, RequestRenderOptions, ServedTemplate, ServerStartup, TemplateInputs } from "./chatLayer";
 export type { ToolCallFormat } from "./caps/toolCallFormat";
 export { dialectsOf, engineFindings } from "./engineChecks";
 export { toDiagnostic } from "./finding";

@@ -6,6 +6,7 @@ import { scenarioContext } from "./scenario";
 import { ENGINE_LABELS, type TemplateDocument } from "../document";
 import { chatLayerChanges } from "./chatLayer";
 import { describeDivergence, firstDivergence } from "./divergence";
+import { loopControlDivergence } from "./loopControlDivergence";
 import type { Finding } from "./finding";
 import { constructAt } from "./nodeIndex";
 import { renderScenario } from "./scenarioRenders";
@@ -81,8 +82,20 @@ export function scenarioFindings(doc: TemplateDocument, reference: Dialect, engi
         message: `${eng} renders on where ${ref} throws here (${firstLine(a.error.message)})`,
       });
     } else {
-      const d = firstDivergence(doc, a, b);
-      if (d) {
+      const lc = loopControlDivergence(doc, a, b, engine, reference);
+      const d = lc ? null : firstDivergence(doc, a, b);
+      if (lc) {
+        const tag = lc.node.kind === "Continue" ? "{% continue %}" : "{% break %}";
+        out.push({
+          ...base,
+          start: lc.node.start,
+          end: lc.node.end,
+          nodeId: lc.node.id,
+          code: `${engine.engine}/renders-differently`,
+          severity: "warning",
+          message: `${eng} renders different bytes here: this ${tag} discards ${lc.discarded === "pass" ? "everything its loop pass had printed" : "what the loop body's statement around it had printed in that pass"} in ${eng} (${JSON.stringify(lc.dropped.length > 40 ? lc.dropped.slice(0, 37) + "…" : lc.dropped)} in ${ref})${requestNote(doc, engine, s)}`,
+        });
+      } else if (d) {
         out.push({
           ...base,
           start: d.node.start,

@@ -1,5 +1,5 @@
-// `chat-template caps FILE [--engine llamacpp|minja] [--null-tools-probe]`: what llama.cpp's capability
-// probe infers about a template, run on the engine's dialect, as one JSON object: caps.cpp's
+// `chat-template caps FILE [--engine llamacpp|llama-server|minja] [--null-tools-probe]`: what llama.cpp's
+// capability probe infers about a template, run on the engine's dialect (llama-server probes as llama.cpp does), as one JSON object: caps.cpp's
 // supports_* flags, the probe renders that threw (1-based line, UTF-16 column) and the tool-call
 // format of llama.cpp's autoparser.
 import { CAPS_KEYS, capsOf, detectToolCallFormat } from "../analysis";
@@ -8,13 +8,16 @@ import { TemplateDocument } from "../document";
 import { type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
 import { readTemplate } from "./readTemplate";
 
-export const usage = "chat-template caps FILE [--engine llamacpp|minja] [--null-tools-probe]";
+/** The engines that run a capability probe: llama.cpp's caps.cpp, and minja's own. */
+const PROBING_ENGINES = ["llamacpp", "llama-server", "minja"] as const;
+
+export const usage = `chat-template caps FILE [--engine ${PROBING_ENGINES.join("|")}] [--null-tools-probe]`;
 
 export function capsCommand(argv: string[], io: CommandIO): number {
   const args = parseArgs(argv, { values: ["engine"], switches: ["null-tools-probe"] });
   if (args.positionals.length !== 1)
     throw new UsageError(args.positionals.length ? "give exactly one template file" : "no template file given");
-  const engine = oneOf("engine", args.values.get("engine") ?? "llamacpp", ["llamacpp", "minja"] as const);
+  const engine = oneOf("engine", args.values.get("engine") ?? "llamacpp", PROBING_ENGINES);
   const dialect = dialectFor(engine);
   if (!dialect) throw new UsageError(`engine '${engine}' is not available yet (available: ${registeredEngines().join(", ")})`);
   const doc = new TemplateDocument(readTemplate(args.positionals[0]));

@@ -1,4 +1,4 @@
-// `chat-template render FILE [--engine E] (--scenario NAME [--scenarios FILE.json] | --context FILE.json) [--now ISO-8601]`
+// `chat-template render FILE [--engine E] (--scenario NAME [--scenarios FILE.json] | --context FILE.json) [--now ISO-8601] [--llama-server-args FLAGS]`
 // Writes the exact rendered bytes to stdout and nothing else. A template error exits 3 with one
 // JSON line on stderr ({"error", "line", "column", "code"}, 1-based, columns in UTF-16 units) and
 // nothing on stdout; usage errors (bad flags, unreadable files, bad JSON, unknown scenario, an
@@ -8,11 +8,12 @@ import { dirname, join } from "node:path";
 import { dialectFor, registeredEngines } from "../dialects";
 import { ENGINE_IDS, TemplateDocument } from "../document";
 import { JsonError, parseJson, parseWallClock, PyDict } from "../interpreter";
-import { renderRequest, parseScenarios, type Scenario, scenarioContext } from "../analysis";
+import { renderRequest, parseScenarios, type Scenario, scenarioContext, withServerArgs } from "../analysis";
 import { type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
+import { LLAMA_SERVER_ARGS, llamaServerArgs } from "./llamaServerArgs";
 
 export const usage =
-  "chat-template render FILE [--engine jinja2|llamacpp|minja|hfjinja|llama-server|jinja2-3.1.2] (--scenario NAME [--scenarios FILE.json] | --context FILE.json) [--now ISO-8601]";
+  "chat-template render FILE [--engine jinja2|llamacpp|minja|hfjinja|llama-server|jinja2-3.1.2] (--scenario NAME [--scenarios FILE.json] | --context FILE.json) [--now ISO-8601] [--llama-server-args FLAGS]";
 
 function readText(file: string, what: string): string {
   try {
@@ -65,7 +66,7 @@ function loadContext(values: Map<string, string>): PyDict {
 }
 
 export function renderCommand(argv: string[], io: CommandIO): number {
-  const args = parseArgs(argv, { values: ["engine", "scenario", "scenarios", "context", "now"] });
+  const args = parseArgs(argv, { values: ["engine", "scenario", "scenarios", "context", "now", LLAMA_SERVER_ARGS] });
   if (args.positionals.length !== 1)
     throw new UsageError(args.positionals.length ? "give exactly one template file" : "no template file given");
   const engine = oneOf("engine", args.values.get("engine") ?? "jinja2", ENGINE_IDS);
@@ -78,7 +79,7 @@ export function renderCommand(argv: string[], io: CommandIO): number {
   const text = readText(file, "template");
   const context = loadContext(args.values);
   const doc = new TemplateDocument(text);
-  const r = renderRequest(doc, context, { dialect, now });
+  const r = renderRequest(doc, context, { dialect: withServerArgs(dialect, llamaServerArgs(args.values)), now });
   if (r.error) {
     const p = doc.lines.positionAt(r.error.start);
     io.stderr(JSON.stringify({ error: r.error.message, line: p.line + 1, column: p.character + 1, code: r.error.code }) + "\n");

@@ -4,3 +4,4 @@ export { processIO } from "./io";
 export type { CommandIO } from "./io";
 export { onOff } from "./args";
 export { packageRoot } from "./packageRoot";
+export { shellWords } from "./shellWords";

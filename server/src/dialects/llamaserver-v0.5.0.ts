@@ -1,7 +1,8 @@
 // llama-server (llama.cpp's HTTP server, node-llama-cpp release v0.5.0): the same Jinja engine as the
-// llamacpp dialect, fed JSON as the chat layer passes it (no node-llama-cpp input conversion: 1.0 stays a
-// float), and rendered from the context llama.cpp's chat layer builds for a request, which depends on the
-// template's caps: the analysis layer builds it (analysis/chatLayer) for every dialect that sets `chatLayer`.
+// llamacpp dialect, fed JSON as the chat layer passes it (no node-llama-cpp input conversion; a client's JSON
+// sends 1.0 as 1, so it arrives an int), and rendered from the context llama.cpp's chat layer builds for a
+// request, which depends on the template's caps and the server's startup flags (`serverArgs`): the analysis
+// layer builds it (analysis/chatLayer) for every dialect that sets `chatLayer`.
 import type { Dialect } from "../interpreter/kit";
 import { llamacpp_0_5_0 } from "./llamacpp-v0.5.0";
 

@@ -116,6 +116,8 @@ export interface Dialect {
    * `render` with this dialect renders the context as given (the capability probe and the template guard do).
    */
   chatLayer?: boolean;
+  /** The command-line flags llama-server was started with, for a `chatLayer` dialect (analysis/chatLayer reads them). */
+  serverArgs?: readonly string[];
   /** When a `for`'s else runs: Jinja2's "when-empty" (default) or "unless-completed" (llama.cpp: no iteration ran to its end). */
   loopElse?: "when-empty" | "unless-completed";
   /** An iteration ended by break/continue writes nothing (@huggingface/jinja: the exception discards the strings its blocks had built). */
@@ -203,6 +205,8 @@ export interface Runtime {
   now(): WallClock;
   /** Counts work done inside builtins, so their loops spend the step budget too. */
   tick(n: number): void;
+  /** Jinja2's eval_ctx.autoescape: inside `{% autoescape true %}` join escapes and some filters return Markup. */
+  autoescaping(): boolean;
   /** Refuses (limit/output) to build a string or list longer than the output limit. */
   checkSize(length: number): void;
   /** Refuses (limit/output) to print a value whose printed form would outgrow the output limit. */

@@ -398,7 +398,13 @@ export class Evaluator implements Runtime {
 
   /** The value of a body rendered into `out` (see Dialect.captured). */
   private capturedValue(out: Output): Value {
-    return this.dialect.captured ? this.dialect.captured(out.pieces) : out.toString();
+    if (this.dialect.captured) return this.dialect.captured(out.pieces);
+    // Jinja2 marks a captured body safe under autoescape: what it printed was escaped already
+    return this.autoescape ? new Markup(out.toString()) : out.toString();
+  }
+
+  autoescaping(): boolean {
+    return this.autoescape;
   }
 
   /** The scope a set/filter block body or a for's else runs in (see Dialect.inlineScopes). */

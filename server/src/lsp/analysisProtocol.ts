@@ -6,6 +6,8 @@ import type { Diagnostic, EngineId, Span } from "../document";
 export interface AnalysisSettings {
   engines: EngineId[];
   nullToolsProbe: boolean;
+  /** chatTemplate.llamaServer.args: the flags the user's llama-server starts with. */
+  llamaServerArgs: string[];
 }
 
 export type AnalysisRequest =

@@ -35,6 +35,8 @@ interface Settings {
   memoryLimitMb: number;
   /** chatTemplate.preview.tokenizerModel: the GGUF whose tokenizer the `model/…` checks use for templates not opened from one. */
   tokenizerModel: string;
+  /** chatTemplate.llamaServer.args: the flags the user's llama-server starts with, for its engine's checks. */
+  llamaServerArgs: string[];
 }
 
 const DEFAULT_SETTINGS: Readonly<Settings> = {
@@ -44,6 +46,7 @@ const DEFAULT_SETTINGS: Readonly<Settings> = {
   timeLimitMs: 10_000,
   memoryLimitMb: 1024,
   tokenizerModel: "",
+  llamaServerArgs: [],
 };
 
 export function startServer(connection: Connection): void {
@@ -74,7 +77,11 @@ export function startServer(connection: Connection): void {
     return doc;
   }
 
-  const analysisSettings = () => ({ engines: settings.engines, nullToolsProbe: settings.nullToolsProbe });
+  const analysisSettings = () => ({
+    engines: settings.engines,
+    nullToolsProbe: settings.nullToolsProbe,
+    llamaServerArgs: settings.llamaServerArgs,
+  });
 
   /** An analysis of the document as it is now, or null: the document changed or closed, or its analysis failed. */
   async function analyse<T>(
@@ -238,7 +245,9 @@ function readSettings(raw: unknown, current: Settings): Settings {
     debounceMs?: unknown;
     diagnostics?: { engines?: unknown; debounceMs?: unknown; nullToolsProbe?: unknown; timeLimitMs?: unknown; memoryLimitMb?: unknown };
     preview?: { tokenizerModel?: unknown };
+    llamaServer?: { args?: unknown };
   };
+  const serverArgs = r.llamaServer?.args;
   const d = r.diagnostics ?? {};
   const engines = r.diagnostics?.engines ?? r.engines;
   const debounce = r.diagnostics?.debounceMs ?? r.debounceMs;
@@ -249,6 +258,8 @@ function readSettings(raw: unknown, current: Settings): Settings {
     timeLimitMs: atLeast(d.timeLimitMs, 100) ?? current.timeLimitMs,
     memoryLimitMb: atLeast(d.memoryLimitMb, 64) ?? current.memoryLimitMb,
     tokenizerModel: typeof r.preview?.tokenizerModel === "string" ? r.preview.tokenizerModel : current.tokenizerModel,
+    llamaServerArgs:
+      Array.isArray(serverArgs) && serverArgs.every((a) => typeof a === "string") ? (serverArgs as string[]) : current.llamaServerArgs,
   };
 }
 

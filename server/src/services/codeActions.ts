@@ -13,7 +13,9 @@ export interface CodeAction {
 
 export function getCodeActions(doc: TemplateDocument, range: Span, options: ValidationOptions): CodeAction[] {
   const scenarios = options.scenarios ?? BUILTIN_SCENARIOS;
-  const findings = engineFindings(doc, dialectsOf(options.engines), scenarios, { nullToolsProbe: options.nullToolsProbe ?? true });
+  const findings = engineFindings(doc, dialectsOf(options.engines, options.llamaServerArgs), scenarios, {
+    nullToolsProbe: options.nullToolsProbe ?? true,
+  });
   const byEdit = new Map<string, CodeAction>();
   for (const f of findings) {
     if (f.end < range.start || f.start > range.end) continue;

@@ -9,6 +9,7 @@ import {
   type ModelTokenizer,
   type Scenario,
   securityDiagnostics,
+  ServerArgsError,
   toDiagnostic,
 } from "../analysis";
 import { DEFAULT_ENGINES, type Diagnostic, type EngineId, type TemplateDocument } from "../document";
@@ -19,6 +20,8 @@ export interface ValidationOptions {
   scenarios?: readonly Scenario[];
   /** Also run llama.cpp's older capability probe with tools=[null]; default true. */
   nullToolsProbe?: boolean;
+  /** The flags the user's llama-server starts with (`--chat-template-kwargs`, `--reasoning` …): what its engine renders with. */
+  llamaServerArgs?: readonly string[];
   /** The tokenizer of the model the template serves (a template from a GGUF): adds the `model/…` checks. */
   tokenizer?: ModelTokenizer;
 }
@@ -37,9 +40,22 @@ export function syntaxDiagnostics(doc: TemplateDocument): Diagnostic[] {
   }));
 }
 
+/** The engines to check, or, for llama-server flags its engine cannot read, the diagnostic saying so at the top. */
+function enginesOrProblem(options: ValidationOptions): ReturnType<typeof dialectsOf> | Diagnostic {
+  try {
+    return dialectsOf(options.engines, options.llamaServerArgs);
+  } catch (e) {
+    if (!(e instanceof ServerArgsError)) throw e;
+    const message = `the llama-server flags (chatTemplate.llamaServer.args) cannot be read, so no engine is checked: ${e.message}`;
+    return { start: 0, end: 0, severity: "error", code: "settings/llama-server-args", engine: null, message };
+  }
+}
+
 function computeDiagnostics(doc: TemplateDocument, options: ValidationOptions): Diagnostic[] {
   const scenarios = options.scenarios ?? BUILTIN_SCENARIOS;
-  const findings = engineFindings(doc, dialectsOf(options.engines), scenarios, { nullToolsProbe: options.nullToolsProbe ?? true });
+  const engines = enginesOrProblem(options);
+  if (!Array.isArray(engines)) return [engines, ...syntaxDiagnostics(doc), ...securityDiagnostics(doc)];
+  const findings = engineFindings(doc, engines, scenarios, { nullToolsProbe: options.nullToolsProbe ?? true });
   const model = options.tokenizer ? modelFindings(doc, options.tokenizer) : [];
   return [...syntaxDiagnostics(doc), ...securityDiagnostics(doc), ...model, ...findings.map((f) => toDiagnostic(f, scenarios.length))];
 }
@@ -50,7 +66,7 @@ const recent = new Map<string, Diagnostic[]>();
 
 export function validate(doc: TemplateDocument, options: ValidationOptions = defaultValidationOptions): Diagnostic[] {
   if (options.scenarios || options.tokenizer) return computeDiagnostics(doc, options);
-  const key = `${options.engines.join(",")}\u0000${options.nullToolsProbe ?? true}\u0000${doc.text}`;
+  const key = `${options.engines.join(",")}\u0000${options.nullToolsProbe ?? true}\u0000${JSON.stringify(options.llamaServerArgs ?? [])}\u0000${doc.text}`;
   const found = recent.get(key) ?? computeDiagnostics(doc, options);
   recent.delete(key);
   recent.set(key, found);

@@ -3,10 +3,11 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { BUILTIN_SCENARIOS, dialectsOf, engineFindings, renderRequest, scenarioContext } from "../../../server/src/analysis";
+import { BUILTIN_SCENARIOS, dialectsOf, engineFindings, renderRequest, scenarioContext, SERVER_DEFAULTS, serverStartup } from "../../../server/src/analysis";
 import { dialectFor, llamaServer_0_5_0 } from "../../../server/src/dialects";
 import { TemplateDocument } from "../../../server/src/document";
 import { parseJson, type PyDict, render, type RenderResult } from "../../../server/src/interpreter";
+import { validate } from "../../../server/src/services";
 import { corpusDir } from "../../helpers/corpus";
 
 const NOW = { year: 2026, month: 1, day: 15, hour: 9, minute: 30, second: 0, microsecond: 0 };
@@ -139,6 +140,63 @@ describe("llama-server engine (llama.cpp's chat layer)", () => {
       differs[0].message,
       /; llama\.cpp's chat layer renders this conversation with enable_thinking=true \(llama-server's default for a template that supports thinking\)/,
     );
+  });
+
+  it("applies llama-server's startup default preserve_reasoning=true, which the chat layer turns into preserve_thinking=true", () => {
+    const t = "{{ preserve_thinking is defined }}|{{ preserve_reasoning is defined }}|{{ preserve_thinking }}|{{ clear_thinking }}";
+    assert.equal(output(t, { messages: [user("hi")] }), "True|True|True|False");
+    // a request's kwarg overrides the server's
+    assert.equal(output(t, { messages: [user("hi")], preserve_reasoning: false }), "True|True|False|True");
+  });
+
+  it("renders for the flags the user's llama-server was started with", () => {
+    const t = LOOP + "|{{ preserve_thinking }}|{{ enable_thinking }}|{{ lang }}";
+    const started =
+      (...serverArgs: string[]) =>
+      (context: object) => {
+        const r = renderRequest(new TemplateDocument(t), parseJson(JSON.stringify(context)) as PyDict, {
+          dialect: { ...llamaServer_0_5_0, serverArgs },
+          now: NOW,
+        });
+        assert.equal(r.error, null, r.error?.message);
+        return r.output;
+      };
+    const hi = { messages: [user("hi")] };
+    assert.equal(started("--no-reasoning-preserve", "--chat-template-kwargs", '{"lang":"fr"}')(hi), "<user>hi|False|False|fr");
+    assert.equal(
+      started('--chat-template-kwargs={"lang":"fr"}')({ ...hi, lang: "de" }),
+      "<user>hi|True|False|de",
+      "the request's kwarg wins",
+    );
+    assert.equal(started("--reasoning", "on")(hi), "<user>hi|True|True|");
+    // --no-prefill-assistant: a trailing assistant message is a whole message, not a prefill
+    const ending = { messages: [user("hi"), { role: "assistant", content: "yes" }] };
+    assert.equal(started("--no-prefill-assistant")(ending), "<user>hi<assistant>yes|True|False|");
+  });
+
+  it("refuses llama-server flags that do not reach the prompt or do not parse, naming the flag", () => {
+    assert.throws(() => serverStartup(["--ctx-size", "4"]), /--ctx-size: not a llama-server flag that changes the prompt/);
+    assert.throws(() => serverStartup(["--chat-template-kwargs", "[1]"]), /--chat-template-kwargs: must be a JSON object/);
+    assert.throws(() => serverStartup(["--reasoning", "maybe"]), /--reasoning: unknown value 'maybe'/);
+    assert.throws(() => serverStartup(["--reasoning-effort"]), /--reasoning-effort needs a value/);
+    assert.deepEqual(serverStartup([]), SERVER_DEFAULTS);
+  });
+
+  it("checks a template for the user's llama-server, and says so at the top when its flags cannot be read", () => {
+    const doc = new TemplateDocument("{% if preserve_thinking is defined and not preserve_thinking %}dropped{% endif %}");
+    const differs = (llamaServerArgs: string[]) =>
+      validate(doc, { engines: ["jinja2", "llama-server"], llamaServerArgs }).some((d) => d.message.includes("'dropped' in llama-server"));
+    assert.equal(differs([]), false);
+    assert.equal(differs(["--no-reasoning-preserve"]), true);
+    const [bad] = validate(doc, { engines: ["llama-server"], llamaServerArgs: ["--port", "1"] });
+    assert.deepEqual([bad.code, bad.severity, bad.start], ["settings/llama-server-args", "error", 0]);
+    assert.match(bad.message, /--port: not a llama-server flag that changes the prompt/);
+  });
+
+  it("reads 1.0 in a scenario as the int 1, as a client's JSON sends it", () => {
+    const context = parseJson('{"messages": [], "x": 1.0}') as PyDict;
+    const r = renderRequest(new TemplateDocument("{{ x }}|{{ x is float }}"), context, { dialect: llamaServer_0_5_0, now: NOW });
+    assert.equal(r.output, "1|False");
   });
 
   it("Solar Open defaults add_generation_prompt to true when it is missing: llama-server, which drops it when false, gets the prompt", () => {

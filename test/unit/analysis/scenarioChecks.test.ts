@@ -42,6 +42,27 @@ describe("engine checks by rendering the scenarios", () => {
     assert.deepEqual(d.scenarios, ["none-content"]);
   });
 
+  it("a continue that discards what its loop pass printed: on the continue, not on the lookup whose bytes it lost (EXAONE 4)", () => {
+    const text =
+      "{%- for m in messages %}<{{ m.role }}>{%- if m.role == 'tool' %}{{ {'tool': 'T'}[m.role] }}{%- continue %}{%- endif %}{{ m.content }}{%- endfor %}";
+    const messages = [
+      { role: "user", content: "a" },
+      { role: "tool", content: "r" },
+      { role: "user", content: "b" },
+    ];
+    const doc = new TemplateDocument(text);
+    for (const [engine, discards] of [
+      [dialectFor("llamacpp")!, "what the loop body's statement around it had printed in that pass"],
+      [dialectFor("hfjinja")!, "everything its loop pass had printed"],
+    ] as const) {
+      const found = engineFindings(doc, [jinja2, engine], [scenario("tool", { messages })], { nullToolsProbe: false });
+      const d = found.find((f) => f.code === `${engine.engine}/renders-differently`);
+      assert.ok(d, JSON.stringify(found));
+      assert.equal(text.slice(d.start, d.end), "{%- continue %}", engine.engine);
+      assert.ok(d.message.includes(`this {% continue %} discards ${discards}`), d.message);
+    }
+  });
+
   it("names the filter whose output differs, and otherwise the expression", () => {
     const { findings, slice } = check("[{{ none_value | upper }}][{{ 7 / 2 }}]", [scenario("s", { none_value: null })]);
     const d = findings.filter((f) => f.code === "minja/renders-differently");

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { engineFindings } from "../../../server/src/analysis";
 import { staticFindings } from "../../../server/src/analysis/staticChecks";
 import { dialectFor } from "../../../server/src/dialects/index";
 import { TemplateDocument } from "../../../server/src/document/document";
@@ -79,5 +80,30 @@ describe("static engine rules, read from the dialect", () => {
       findings("{{ x | no_such_filter }}", jinja2).map((x) => x.code),
       ["jinja2/unsupported-syntax"],
     );
+  });
+});
+
+describe("an engine's missing test that only inputs Jinja2 raises on reach", () => {
+  const QWEN =
+    "{%- macro render_content(content) %}{%- if content is string %}{{- content }}{%- elif content is iterable %}{%- for item in content %}{{- item.text }}{%- endfor %}" +
+    "{%- elif content is none or content is undefined %}{{- '' }}{%- else %}{{- raise_exception('Unexpected content type.') }}{%- endif %}{%- endmacro %}" +
+    "{%- for m in messages %}{{- render_content(m.content) }}{%- endfor %}";
+  const minjaFindings = (text: string) =>
+    engineFindings(new TemplateDocument(text), [jinja2, minja], [], { nullToolsProbe: false }).filter(
+      (f) => f.code === "minja/unknown-test",
+    );
+
+  it("is information, saying Jinja2 raises there too (Qwen's `content is none or content is undefined`)", () => {
+    const [f] = minjaFindings(QWEN);
+    assert.equal(f.severity, "information");
+    assert.match(
+      f.message,
+      /only inputs on which Jinja2 raises too reach it \(TemplateError: Unexpected content type\.\), so it changes no outcome$/,
+    );
+  });
+
+  it("stays an error where some input reaches it that Jinja2 renders", () => {
+    const [f] = minjaFindings(QWEN.replace("{{- raise_exception('Unexpected content type.') }}", "{{- content | string }}"));
+    assert.equal(f.severity, "error");
   });
 });

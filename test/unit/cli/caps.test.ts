@@ -46,6 +46,14 @@ describe("chat-template caps", () => {
     assert.deepEqual(out.probe_errors[0], { probe: "typed_content", line: 23, column: 14, message: "Expected identifier in subscript" });
   });
 
+  it("--engine llama-server probes as llama.cpp does, and the usage text names every engine it takes", () => {
+    const r = runCli(["caps", "--engine", "llama-server", fixture("glm-style.jinja")]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), JSON.parse(runCli(["caps", fixture("glm-style.jinja")]).stdout));
+    const usage = runCli(["caps"]).stderr;
+    assert.match(usage, /--engine llamacpp\|llama-server\|minja\]/);
+  });
+
   it("exits 2 on usage errors", () => {
     assert.equal(runCli(["caps"]).status, 2);
     assert.equal(runCli(["caps", "--engine", "jinja2", fixture("portable.jinja")]).status, 2);

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fixture, runCli } from "../../helpers/cli";
 
@@ -17,6 +20,23 @@ describe("chat-template check", () => {
       lines.some((l) => l.includes("broken.jinja:4:1: error:") && l.includes("'if'")),
       "the unclosed if on line 4",
     );
+  });
+
+  it("--llama-server-args: llama-server's findings are those of the user's server", () => {
+    const dir = mkdtempSync(join(tmpdir(), "check-server-"));
+    const tpl = join(dir, "t.jinja");
+    writeFileSync(
+      tpl,
+      "{% if preserve_thinking is defined and not preserve_thinking %}dropped{% endif %}{% for m in messages %}{{ m.content }}{% endfor %}",
+    );
+    const dropped = (...more: string[]) => {
+      const r = runCli(["check", "--engines", "jinja2,llama-server", "--format", "json", tpl, ...more]);
+      const found = (JSON.parse(r.stdout) as { diagnostics: { code: string; message: string }[] }[])[0].diagnostics;
+      return found.some((d) => d.code === "llama-server/renders-differently" && d.message.includes("'dropped' in llama-server"));
+    };
+    assert.equal(dropped(), false);
+    assert.equal(dropped("--llama-server-args", "--no-reasoning-preserve"), true);
+    assert.equal(runCli(["check", tpl, "--llama-server-args", "--reasoning maybe"]).status, 2);
   });
 
   it("json: one object per file with 1-based positions and engine null for syntax", () => {

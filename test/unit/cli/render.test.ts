@@ -24,6 +24,17 @@ describe("chat-template render", () => {
     assert.deepEqual(r.stdoutBytes, readFileSync(corpusDir("expected", "jinja2", "Qwen-Qwen2.5-7B-Instruct", "basic.out")));
   });
 
+  it("--llama-server-args: the llama-server engine renders for the flags the user's server starts with", () => {
+    const tpl = file("server.jinja", "{{ preserve_thinking }}|{{ lang }}|{{ enable_thinking }}");
+    const run = (...more: string[]) => runCli(["render", tpl, "--engine", "llama-server", "--scenario", "basic", ...more]);
+    assert.equal(run().stdout, "True||False");
+    assert.equal(run("--llama-server-args", `--no-reasoning-preserve --chat-template-kwargs '{"lang": "fr"}'`).stdout, "False|fr|False");
+    const bad = run("--llama-server-args", "--ctx-size 8");
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--llama-server-args: --ctx-size: not a llama-server flag that changes the prompt/);
+    assert.match(run("--llama-server-args", `--chat-template-kwargs '{"a"`).stderr, /unterminated single quote/);
+  });
+
   it("adds bos_token and eos_token unless the scenario sets them", () => {
     const tpl = file("tokens.jinja", "{{ bos_token }}|{{ eos_token }}");
     assert.equal(runCli(["render", tpl, "--scenario", "basic"]).stdout, "<|bos|>|<|eos|>");

@@ -94,7 +94,16 @@ describe("minja: values and operators", () => {
     assert.equal(err(`{{ 'abc'[${minInt}::2] }}`).code, "runtime/not-reproduced");
     assert.equal(out("{{ 'abc'[:-9223372036854775807] }}|{{ [1, 2, 3][::-9223372036854775807] }}"), "|[3]");
   });
-  it("a slice that cuts a character", () => assert.equal(err("{{ 'é'[:1] }}").code, "runtime/not-reproduced"));
+  it("a slice that cuts a character, output", () => {
+    assert.equal(err("{{ 'é'[:1] }}").code, "runtime/not-reproduced");
+    assert.equal(err("{{ ['é'[:1]] }}").code, "runtime/not-reproduced");
+    assert.equal(err("{% set c = 'héllo'[:2] ~ 'x' %}{{ c }}").code, "runtime/not-reproduced");
+  });
+  it("a slice that cuts a character is bytes that compare, measure and join without being output", () => {
+    assert.equal(out("{% set c = 'héllo' %}{% if c[2:] == 'x' %}y{% endif %}done"), "done");
+    assert.equal(out("{% set c = 'héllo' %}{{ c[2:] == c[2:] }} {{ c[2:] | length }} {{ c[:2] ~ c[2:] }}"), "True 4 héllo");
+    assert.equal(out("{% set j = 'é'[:1] ~ 'é'[1:] %}{{ j == 'é' }}"), "True");
+  });
   it("an attribute of null, by a bare name and otherwise", () => {
     assert.equal(err("{{ x.y }}").message, "'x' is not defined");
     assert.equal(err("{{ d.a.b }}", '{"d": {}}').message, "Trying to access property ''b'' on null!");

@@ -31,6 +31,17 @@ describe("{% autoescape %}", () => {
     assert.equal(out(`{% macro m(x) %}{{ x }}{% endmacro %}{% autoescape true %}{{ m("<") }}{% endautoescape %}{{ m("<") }}`), "<<");
   });
 
+  it("join escapes around a Markup item and returns Markup; xmlattr, urlize and a set block return Markup (as python3's jinja2)", () => {
+    const inside = (body: string) => out(`{% autoescape true %}${body}{% endautoescape %}`);
+    assert.equal(inside(`{{ ['<a>'|safe, '&'] | join('<br>') }}`), "<a>&lt;br&gt;&amp;");
+    assert.equal(inside(`{{ ['<a>', '&'] | join(',') }}`), "&lt;a&gt;,&amp;");
+    assert.equal(inside(`{{ {'a': 1} | xmlattr }}`), ' a="1"');
+    assert.equal(inside(`{{ '<a>' | urlize }}`), "&lt;a&gt;");
+    assert.equal(inside(`{% set x %}<b>{{ '<i>' }}{% endset %}{{ x }}`), "<b>&lt;i&gt;");
+    // outside autoescape they are plain strings
+    assert.equal(out(`{% set x %}<b>{% endset %}{{ x is escaped }}{{ {'a': 1} | xmlattr is escaped }}`), "FalseFalse");
+  });
+
   it("a flag Jinja2 cannot fold leaves constant outputs unescaped", () => {
     assert.equal(out(`{% set on = 1 %}{% set s = "<a>" %}{% autoescape on %}{{ s }}{{ "<b>" }}{% endautoescape %}`), "&lt;a&gt;<b>");
     assert.equal(out(`{% set s = "<a>" %}{% autoescape 1 == 1 %}{{ s }}{{ "<b>" }}{% endautoescape %}`), "&lt;a&gt;&lt;b&gt;");

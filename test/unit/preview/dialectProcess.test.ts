@@ -53,6 +53,22 @@ describe("dialect columns in helper processes", () => {
     }
   });
 
+  it("render the llama-server column for the flags the user's server starts with (chatTemplate.llamaServer.args)", async () => {
+    const server = engines(30_000, 1024).find((e) => e.id === "llama-server")!;
+    const t = "{{ preserve_thinking }}|{{ lang }}";
+    const plain = await server.render(input(t));
+    assert.equal(plain?.status === "ok" && plain.output, "True|");
+    const started = await server.render({
+      ...input(t),
+      serverArgs: ["--no-reasoning-preserve", "--chat-template-kwargs", '{"lang":"fr"}'],
+    });
+    assert.equal(started?.status === "ok" && started.output, "False|fr");
+    assert.match(
+      errorOf(await server.render({ ...input(t), serverArgs: ["--port", "1"] })),
+      /^chatTemplate\.llamaServer\.args: --port: not a llama-server flag/,
+    );
+  });
+
   it("turn a value bomb that exhausts the heap into an error in its column, and render the next template", async () => {
     const [jinja2] = engines(60_000, 64);
     assert.match(errorOf(await jinja2.render(input(hostile("list doubled 40 times")))), /exhausted the render memory limit \(64 MB\)/);

@@ -19,8 +19,8 @@ export function dialectProcessEngine(o: DialectProcessOptions, id: EngineId): Pr
     label: ENGINE_LABELS[id],
     real: false,
     note: () => proc.version,
-    async render({ doc, json, now }: EngineInput): Promise<EngineOutcome | null> {
-      const r = await proc.request({ template: doc.text, context: json, now }, () => doc.text);
+    async render({ doc, json, now, serverArgs }: EngineInput): Promise<EngineOutcome | null> {
+      const r = await proc.request({ template: doc.text, context: json, now, serverArgs }, () => doc.text);
       if (!r) return null;
       return r.ok ? (r.reply as unknown as EngineOutcome) : failed(r.message, r.at);
     },

@@ -21,13 +21,13 @@ say({ ready: true, version: engine.note() });
 
 let last: TemplateDocument | null = null;
 createInterface({ input: process.stdin }).on("line", (line) => {
-  const req = JSON.parse(line) as { template: string; context: string; now: WallClock } & ProgressTagged;
+  const req = JSON.parse(line) as { template: string; context: string; now: WallClock; serverArgs?: string[] } & ProgressTagged;
   rendering(req, req.template);
   try {
     if (last?.text !== req.template) last = new TemplateDocument(req.template);
     const context = parseJson(req.context);
     if (!(context instanceof PyDict)) throw new Error("the context is not a JSON object");
-    say(engine.render({ doc: last, context, json: req.context, now: req.now }) as object);
+    say(engine.render({ doc: last, context, json: req.context, now: req.now, serverArgs: req.serverArgs }) as object);
   } catch (e) {
     say(failed(`internal error in ${engine.label}: ${(e as Error).message}`));
   }

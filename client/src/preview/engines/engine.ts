@@ -1,7 +1,7 @@
 // What the preview asks of an engine, whether one of our dialects (synchronous, with provenance; the
 // extension runs each in a helper process with limits, dialectProcess.ts) or a real engine in another process
 // (asynchronous, output and error only).
-import { renderRequest } from "../../../../server/src/analysis";
+import { renderRequest, ServerArgsError, withServerArgs } from "../../../../server/src/analysis";
 import { dialectFor, registeredEngines } from "../../../../server/src/dialects";
 import { ENGINE_LABELS, type TemplateDocument } from "../../../../server/src/document";
 import type { Chunk, PyDict, WallClock } from "../../../../server/src/interpreter";
@@ -12,6 +12,8 @@ export interface EngineInput {
   /** The context as Python-faithful JSON (context.ts), for engines in other processes. */
   json: string;
   now: WallClock;
+  /** chatTemplate.llamaServer.args: the flags the user's llama-server starts with (for the llama-server column). */
+  serverArgs?: readonly string[];
 }
 
 export interface EngineError {
@@ -63,9 +65,16 @@ export function dialectEngines(): PreviewEngine[] {
       label: ENGINE_LABELS[id],
       real: false,
       note: () => dialect.version,
-      render({ doc, context, now }): EngineOutcome {
+      render({ doc, context, now, serverArgs }): EngineOutcome {
+        let served;
+        try {
+          served = withServerArgs(dialect, serverArgs ?? []);
+        } catch (e) {
+          if (e instanceof ServerArgsError) return failed(`chatTemplate.llamaServer.args: ${e.message}`);
+          throw e;
+        }
         // llama-server renders what its chat layer builds from the conversation (analysis/chatLayer)
-        const r = renderRequest(doc, context, { dialect, now });
+        const r = renderRequest(doc, context, { dialect: served, now });
         if (!r.error) return { status: "ok", output: r.output, chunks: r.chunks };
         const p = doc.lines.positionAt(r.error.start);
         const error = {

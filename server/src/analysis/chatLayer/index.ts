@@ -4,3 +4,5 @@ export { directContext, requestContexts } from "./chatLayerContext";
 export type { RenderParams, ServedTemplate, TemplateInputs } from "./chatLayerContext";
 export { chatLayerChanges, renderRequest } from "./requestRender";
 export type { RequestRenderOptions } from "./requestRender";
+export { ServerArgsError, SERVER_DEFAULTS, serverStartup, withServerArgs } from "./serverStartup";
+export type { ServerStartup } from "./serverStartup";

@@ -6,6 +6,7 @@
 // means false, as in the context: the scenario means the same conversation for every engine), bos_token and
 // eos_token are the model's, and every other key is a chat_template_kwargs entry.
 import type { TemplateInputs } from "./chatLayerContext";
+import type { ServerStartup } from "./serverStartup";
 
 type Json = unknown;
 type Obj = Record<string, Json>;
@@ -94,26 +95,28 @@ export interface ChatLayerRequest {
 }
 
 /**
- * The request a scenario stands for. `thinking`: llama-server's default enable_thinking, whether the
- * template supports thinking (common_chat_templates_support_enable_thinking); a kwarg overrides it.
+ * The request a scenario stands for, to a llama-server started with `startup`. `thinking`: whether the
+ * template supports thinking (common_chat_templates_support_enable_thinking), llama-server's enable_thinking
+ * unless --reasoning off; a kwarg overrides it.
  */
-export function chatLayerRequest(ctx: Obj, thinking: boolean): ChatLayerRequest {
+export function chatLayerRequest(ctx: Obj, thinking: boolean, startup: ServerStartup): ChatLayerRequest {
   checkMessages(ctx.messages);
   const messages = ctx.messages.map((m) => oaicompatMessage(m as Obj));
   const tools = oaicompatTools(ctx.tools);
   let addGenerationPrompt = ctx.add_generation_prompt === true;
   let continueFinal = false;
-  // llama-server's default --prefill-assistant: a trailing assistant message is continued, not closed
-  if (messages.length && messages[messages.length - 1].role === "assistant") {
+  // --prefill-assistant (the default): a trailing assistant message is continued, not closed
+  if (startup.prefillAssistant && messages.length && messages[messages.length - 1].role === "assistant") {
     if (messages.length >= 2 && messages[messages.length - 2].role === "assistant")
       throw new RequestRefused("cannot have 2 or more assistant messages at the end of the list");
     if (messages[messages.length - 1].tool_calls) throw new RequestRefused("cannot continue an assistant message that contains tool calls");
     continueFinal = true;
     addGenerationPrompt = false;
   }
-  const kwargs: Obj = {};
+  // the request's kwargs merged over the server's, key by key
+  const kwargs: Obj = { ...startup.templateKwargs };
   for (const [k, v] of Object.entries(ctx)) if (!MODEL_KEYS.has(k) && !REQUEST_KEYS.has(k)) kwargs[k] = v;
-  let enableThinking = thinking;
+  let enableThinking = thinking && !startup.reasoningOff;
   if ("enable_thinking" in kwargs) {
     if (typeof kwargs.enable_thinking !== "boolean") throw new RequestRefused("enable_thinking must be a boolean");
     enableThinking = kwargs.enable_thinking;

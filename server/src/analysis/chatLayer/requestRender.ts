@@ -8,6 +8,7 @@ import type { TemplateDocument } from "../../document";
 import { capsOf, type ProbeError } from "../caps/capsProbe";
 import { requestContexts, type ServedTemplate } from "./chatLayerContext";
 import { chatLayerRequest, RequestRefused } from "./requestInputs";
+import { serverStartup } from "./serverStartup";
 import { type Continuation, specializedHandler } from "./specializedHandlers";
 import { reasoningMarkers, type ReasoningMarkers, supportsThinking } from "./thinkingSupport";
 
@@ -77,7 +78,7 @@ export function renderRequest(doc: TemplateDocument, context: PyDict, options: R
   if (exhausted) return probeExhausted(exhausted);
   let request;
   try {
-    request = chatLayerRequest(plain(context) as Obj, supportsThinking(doc, dialect, caps));
+    request = chatLayerRequest(plain(context) as Obj, supportsThinking(doc, dialect, caps), serverStartup(dialect.serverArgs ?? []));
   } catch (e) {
     if (e instanceof RequestRefused) return refused(doc, e.message);
     throw e;
@@ -140,9 +141,10 @@ export function chatLayerChanges(doc: TemplateDocument, dialect: Dialect, contex
   const { caps, exhausted } = capsOf(doc, dialect);
   if (exhausted) return [];
   const given = plain(context) as Obj;
+  const startup = serverStartup(dialect.serverArgs ?? []);
   let request;
   try {
-    request = chatLayerRequest(given, supportsThinking(doc, dialect, caps));
+    request = chatLayerRequest(given, supportsThinking(doc, dialect, caps), startup);
   } catch (e) {
     if (e instanceof RequestRefused) return [];
     throw e;
@@ -150,9 +152,16 @@ export function chatLayerChanges(doc: TemplateDocument, dialect: Dialect, contex
   const { inputs } = request;
   const contexts = requestContexts({ source: doc.text, caps, bos: request.bos, eos: request.eos }, inputs, new Date());
   const out: string[] = [];
-  if (!("enable_thinking" in given))
+  if (!("enable_thinking" in given) && !("enable_thinking" in startup.templateKwargs))
     out.push(
-      `enable_thinking=${inputs.enable_thinking} (llama-server's default for a template that ${inputs.enable_thinking ? "supports" : "does not support"} thinking)`,
+      startup.reasoningOff
+        ? "enable_thinking=false (llama-server started with --reasoning off)"
+        : `enable_thinking=${inputs.enable_thinking} (llama-server's default for a template that ${inputs.enable_thinking ? "supports" : "does not support"} thinking)`,
+    );
+  const fromServer = Object.entries(startup.templateKwargs).filter(([k]) => !(k in given));
+  if (fromServer.length)
+    out.push(
+      `the server's template kwargs ${fromServer.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")} (preserve_reasoning=true is its default: preserve_thinking=true)`,
     );
   if (inputs.continue_final_message) out.push("the final assistant message continued as a prefill, not closed");
   const messages = contexts?.[0].messages;

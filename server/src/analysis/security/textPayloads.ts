@@ -24,12 +24,29 @@ interface TextRule {
  * or shell code, active HTML (errors); URLs and long encoded blobs are seen in honest templates too
  * (warnings). The first rule that matches speaks.
  */
+/**
+ * Instructions that override others or hide themselves. A system prompt's ordinary "do not mention
+ * function calls" is not one: concealing needs the instructions (or a bare "this") as its object, or a
+ * "DO NOT DISCLOSE" label.
+ */
+const INJECTION = new RegExp(
+  [
+    String.raw`\b(ignore|disregard|forget)\s+(all\s+|any\s+|the\s+|your\s+)?(previous|prior|above|earlier|preceding|safety|system)\b`,
+    String.raw`\b(do\s+not|don't|never)\s+(disclose|reveal|mention|repeat)\s+((this|these|those|the|your|any|such)\s+)?(system\s+prompt|instructions?|rules?|directives?|guidelines?)\b`,
+    String.raw`\b(do\s+not|don't|never)\s+(disclose|reveal|mention|repeat)(\s+(this|these|it|them))?\s*([.!\]]|$)`,
+    String.raw`\bkeep\s+(this|it|these)(\s+\w+)?\s+(private|secret|hidden|confidential)\b`,
+    String.raw`\b(silently|quietly|secretly)\s+(append|add|insert|favou?r|include|send|omit|remove)\b`,
+    String.raw`\btracking\s+pixel\b`,
+    String.raw`\bmust\s+always\s+follow\s+these\s+instructions\b`,
+  ].join("|"),
+  "im",
+);
+
 const RULES: readonly TextRule[] = [
   {
     code: "security/prompt-injection",
     severity: "error",
-    pattern:
-      /\b(ignore|disregard|forget)\s+(all\s+|any\s+|the\s+|your\s+)?(previous|prior|above|earlier|preceding|safety|system)\b|\b(do\s+not|don't|never)\s+(disclose|reveal|mention)\b|\bkeep\s+(this|it|these)(\s+\w+)?\s+(private|secret|hidden|confidential)\b|\b(silently|quietly|secretly)\s+(append|add|insert|favou?r|include|send|omit|remove)\b|\btracking\s+pixel\b|\bmust\s+always\s+follow\s+these\s+instructions\b/i,
+    pattern: INJECTION,
     what: "tells the model to override or conceal instructions",
   },
   {

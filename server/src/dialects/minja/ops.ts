@@ -14,7 +14,7 @@ import {
 } from "../../interpreter/kit";
 import { asDouble, asInt, contains, less, repr, sizeOf } from "./coerce";
 import { toStr } from "./print";
-import { arrayItems, bytesOf, eq, isHashable, isMinjaNull, loopAttr, objectEntries, textOf, truthy, wrap } from "./values";
+import { arrayItems, bytesOf, eq, isHashable, isMinjaNull, loopAttr, objectEntries, rejoined, textOf, truthy, wrap } from "./values";
 
 function crash(what: string): Fault {
   return new Fault("runtime/zero-division", null, `minja crashes here: integer ${what} by zero (SIGFPE)`);
@@ -64,7 +64,7 @@ function arith(op: ArithOp, a: Value, b: Value, rt: Runtime): Value {
 /** Two strings joined, refused before it is built when over the output limit. */
 function joined(a: string, b: string, rt: Runtime): string {
   rt.checkSize(a.length + b.length);
-  return a + b;
+  return rejoined(a + b);
 }
 
 function compare(op: CompareOp, a: Value, b: Value): boolean {

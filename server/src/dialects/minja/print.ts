@@ -3,7 +3,7 @@
 // `{{ x }}` prints (ExpressionNode::do_render). minja has no tuples, undefined or namespaces of its
 // own: tuples are arrays, undefined is null and a namespace is an object, so they print as such.
 import { Fault, fixed, type Value } from "../../interpreter/kit";
-import { arrayItems, isMinjaNull, objectEntries } from "./values";
+import { arrayItems, isMinjaNull, objectEntries, outputText } from "./values";
 
 /** nlohmann's `dump` of a double: shortest round-trip digits, `.0` when integral, exponent outside [1e-4, 1e15). */
 export function nlohmannDouble(x: number): string {
@@ -95,8 +95,8 @@ export function toStr(v: Value): string {
 
 /** `{{ x }}`: strings raw, booleans True/False, null nothing, the rest dumped. */
 export function output(v: Value): string {
-  if (typeof v === "string") return v;
+  if (typeof v === "string") return outputText(v);
   if (isMinjaNull(v)) return "";
   if (typeof v === "boolean") return v ? "True" : "False";
-  return dump(v, { json: false, indent: -1 });
+  return outputText(dump(v, { json: false, indent: -1 }));
 }

@@ -49,29 +49,84 @@ export function wrap(n: bigint): bigint {
   return BigInt.asIntN(64, n);
 }
 
+// minja's strings are bytes: a slice can cut a multi-byte character, and the pieces still compare, measure
+// and concatenate; only output shows the broken bytes. JS strings hold such a byte as a lone low surrogate
+// U+DC80..U+DCFF (Python's surrogateescape), which no UTF-8 text decodes to.
+const RAW_BYTE = /(?<![\ud800-\udbff])[\udc80-\udcff]/;
 const utf8 = new TextEncoder();
+
+const isRawByte = (s: string, i: number) => {
+  const c = s.charCodeAt(i);
+  return c >= 0xdc80 && c <= 0xdcff && !(i > 0 && s.charCodeAt(i - 1) >= 0xd800 && s.charCodeAt(i - 1) <= 0xdbff);
+};
 
 export function byteLength(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? (i++, 4) : 3;
+    n += c < 0x80 || isRawByte(s, i) ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? (i++, 4) : 3;
   }
   return n;
 }
 
-/** The UTF-8 bytes of a string, for the operations minja does on bytes. */
+/** The UTF-8 bytes of a string, for the operations minja does on bytes (a held raw byte is itself). */
 export function bytesOf(s: string): Uint8Array {
-  return utf8.encode(s);
+  if (!RAW_BYTE.test(s)) return utf8.encode(s);
+  const out: number[] = [];
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (!isRawByte(s, i)) continue;
+    out.push(...utf8.encode(s.slice(from, i)), s.charCodeAt(i) - 0xdc00);
+    from = i + 1;
+  }
+  out.push(...utf8.encode(s.slice(from)));
+  return Uint8Array.from(out);
 }
 
-/** Bytes back to text; a cut through a multi-byte character is bytes JS strings cannot hold. */
+/** Length of the valid UTF-8 sequence at b[i], or 0. */
+function sequenceAt(b: Uint8Array, i: number): number {
+  const c = b[i];
+  const n = c < 0x80 ? 1 : c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xf0 && c < 0xf5 ? 4 : 0;
+  if (n <= 1) return n;
+  if (i + n > b.length) return 0;
+  for (let k = 1; k < n; k++) if ((b[i + k] & 0xc0) !== 0x80) return 0;
+  if (c === 0xe0 && b[i + 1] < 0xa0) return 0; // overlong
+  if (c === 0xed && b[i + 1] >= 0xa0) return 0; // surrogates
+  if (c === 0xf0 && b[i + 1] < 0x90) return 0;
+  if (c === 0xf4 && b[i + 1] >= 0x90) return 0;
+  return n;
+}
+
+/** Bytes back to text; a cut through a multi-byte character keeps its bytes as raw bytes (see RAW_BYTE). */
 export function textOf(b: Uint8Array): string {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(b);
+    return decoder.decode(b);
   } catch {
-    throw Fault.notReproduced("minja splits a multi-byte UTF-8 character here and outputs the raw bytes");
+    let out = "";
+    let from = 0;
+    for (let i = 0; i < b.length;) {
+      const n = sequenceAt(b, i);
+      if (n) {
+        i += n;
+        continue;
+      }
+      out += decoder.decode(b.subarray(from, i)) + String.fromCharCode(0xdc00 + b[i]);
+      from = ++i;
+    }
+    return out + decoder.decode(b.subarray(from));
   }
+}
+
+/** Text joined from pieces: raw bytes that meet again are the character they were cut from. */
+export function rejoined(s: string): string {
+  return RAW_BYTE.test(s) ? textOf(bytesOf(s)) : s;
+}
+
+/** Text bound for the output: a raw byte there is what minja writes and JS text cannot hold. */
+export function outputText(s: string): string {
+  if (RAW_BYTE.test(s)) throw Fault.notReproduced("minja splits a multi-byte UTF-8 character here and outputs the raw bytes");
+  return s;
 }
 
 /** The keys minja's `loop` object has, in the order ForNode sets them. */

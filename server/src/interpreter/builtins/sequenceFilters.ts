@@ -11,6 +11,7 @@ import { arith } from "../python/ops";
 import { codePoints } from "../python/text";
 import { Undefined } from "../undefined";
 import { Markup, PyIterator, PyRange, Tuple, typeName, type CallArgs, type Value } from "../values";
+import { escapeValue } from "../python/markup";
 import { attrGetter, ignoreCase, multiAttrGetter, type Getter } from "./attrGetter";
 import { bind, opt } from "./args";
 
@@ -189,10 +190,15 @@ export const sequenceFilters: Record<string, FilterFn> = {
   join: (rt, value, a) => {
     const [d, attribute] = bind("sync_do_join", ["d", "attribute"], a);
     const get = attribute !== undefined && attribute !== null ? attrGetter(rt, attribute) : null;
-    const parts: string[] = [];
-    for (const x of rt.iterate(value)) parts.push(rt.str(get ? get(x) : x));
-    rt.tick(parts.length);
-    const s = parts.join(rt.str(opt(d, "")));
+    const items = [...rt.iterate(value)].map((x) => (get ? get(x) : x));
+    rt.tick(items.length);
+    // under autoescape, a Markup item makes the join escape the rest and the separator, and return Markup
+    if (rt.autoescaping() && items.some((x) => x instanceof Markup)) {
+      const s = items.map((x) => escapeValue(x, rt.str).s).join(escapeValue(opt(d, ""), rt.str).s);
+      rt.checkSize(s.length);
+      return new Markup(s);
+    }
+    const s = items.map((x) => rt.str(x)).join(rt.str(opt(d, "")));
     rt.checkSize(s.length);
     return s;
   },

@@ -152,8 +152,9 @@ export function doXmlattr(checkKeys: boolean): FilterFn {
       if (checkKeys) checkAttrName(k);
       items.push(`${escapeValue(k, rt.str).s}="${escapeValue(x, rt.str).s}"`);
     }
-    const rv = items.join(" ");
-    return truthy(opt(autospace, true)) && rv ? " " + rv : rv;
+    const joined = items.join(" ");
+    const rv = truthy(opt(autospace, true)) && joined ? " " + joined : joined;
+    return rt.autoescaping() ? new Markup(rv) : rv;
   };
 }
 
@@ -241,7 +242,10 @@ export const stringFilters: Record<string, FilterFn> = {
       })
       .join("&");
   },
-  urlize: doUrlize,
+  urlize: (rt, v, a) => {
+    const rv = doUrlize(rt, v, a);
+    return rt.autoescaping() && typeof rv === "string" ? new Markup(rv) : rv;
+  },
   wordcount: (rt, v) => BigInt(soft(rt, v).match(/[\p{L}\p{N}_]+/gu)?.length ?? 0),
   wordwrap: (rt, v, a) => {
     const [width, breakLong, wrapstring, breakHyphens] = bind(
