@@ -1,4 +1,4 @@
-// `chat-template check [--engines LIST] [--format text|json|sarif] [--fail-on LEVEL] [--ignore-file FILE] [--gguf MODEL] FILE...`
+// `chat-template check [--engines LIST] [--unsupported-scenarios] [--format text|json|sarif] [--fail-on LEVEL] [--ignore-file FILE] [--gguf MODEL] FILE...`
 // A FILE ending in .gguf is checked by its embedded template, against its own tokenizer; --gguf checks
 // template files against a model's tokenizer.
 import { existsSync, readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { IGNORE_FILE, ignoredBy, readIgnoreFile, type IgnoreList } from "./ignor
 import { sarifLog, type SarifFinding } from "./sarif";
 
 export const usage =
-  "chat-template check [--engines LIST] [--format text|json|sarif] [--fail-on error|warning|information] [--ignore-file FILE] [--gguf MODEL.gguf] FILE...";
+  "chat-template check [--engines LIST] [--unsupported-scenarios] [--format text|json|sarif] [--fail-on error|warning|information] [--ignore-file FILE] [--gguf MODEL.gguf] FILE...";
 
 /** Most severe first: `--fail-on warning` fails on warnings and errors. */
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
@@ -40,7 +40,7 @@ interface FileReport {
 }
 
 export function checkCommand(argv: string[], io: CommandIO): number {
-  const args = parseArgs(argv, { values: ["engines", "format", "fail-on", "ignore-file", "gguf"] });
+  const args = parseArgs(argv, { values: ["engines", "format", "fail-on", "ignore-file", "gguf"], switches: ["unsupported-scenarios"] });
   const format = oneOf("format", args.values.get("format") ?? "text", ["text", "json", "sarif"] as const);
   const failOn = oneOf("fail-on", args.values.get("fail-on") ?? "error", ["error", "warning", "information"] as const);
   const engines = args.values.has("engines") ? parseEngineList(args.values.get("engines")!) : DEFAULT_ENGINES;
@@ -68,7 +68,8 @@ export function checkCommand(argv: string[], io: CommandIO): number {
       }
     }
     const doc = new TemplateDocument(text);
-    const all = validate(doc, { engines, ...(tokenizer ? { tokenizer } : {}) }).map((d) => {
+    const unsupportedScenarios = args.switches.has("unsupported-scenarios");
+    const all = validate(doc, { engines, unsupportedScenarios, ...(tokenizer ? { tokenizer } : {}) }).map((d) => {
       const s = doc.lines.positionAt(d.start);
       const e = doc.lines.positionAt(d.end);
       return {

@@ -6,6 +6,8 @@ import type { Diagnostic, EngineId, Span } from "../document";
 export interface AnalysisSettings {
   engines: EngineId[];
   nullToolsProbe: boolean;
+  /** Also report the engines' findings in the scenarios where Jinja2 itself throws. */
+  unsupportedScenarios: boolean;
 }
 
 export type AnalysisRequest =
