@@ -27,7 +27,10 @@ describe("the Problems view stays quiet about scenarios a template does not supp
 
   it("a template Jinja2 refuses on every scenario is still an error", () => {
     const d = validate(new TemplateDocument("{{ raise_exception('no') }}"), { engines: DEFAULT_ENGINES });
-    assert.ok(d.some((x) => x.code === "jinja2/throws" && x.severity === "error"), JSON.stringify(d));
+    assert.ok(
+      d.some((x) => x.code === "jinja2/throws" && x.severity === "error"),
+      JSON.stringify(d),
+    );
   });
 });
 
