@@ -116,6 +116,13 @@ suite("preview", () => {
     if (realJinja2 === "ok") assert.equal(await output("real-jinja2"), expected("jinja2", "basic"));
   });
 
+  test("the verdict line comes first and sums the columns up", async function () {
+    if (!hasBrowser) this.skip();
+    await settledSections(FIRST_RENDER_MS);
+    const [v] = await waitForElements("#verdict", ["data-kind"], (found) => found[0]?.attributes["data-kind"] === "same");
+    assert.match(v!.text, /^all \d+ engines render the same bytes/);
+  });
+
   test("a click on the output selects the template code that wrote it", async function () {
     if (!hasBrowser) this.skip();
     editor.selection = new vscode.Selection(0, 0, 0, 0);
@@ -144,6 +151,11 @@ suite("preview", () => {
       assert.ok((await version()) > before, "body[data-version] goes up with each render");
       const llamacpp = (await settledSections()).find((s) => s.attributes.id === "engine-llamacpp")!;
       assert.equal(llamacpp.attributes["data-badge"], "differs");
+      const [v] = await elements("#verdict", ["data-kind"]);
+      assert.equal(v?.attributes["data-kind"], "differs");
+      assert.match(v!.text, /^llama\.cpp dialect differs from Jinja2 at output line 1: .* reveal$/);
+      const order = (await settledSections()).map((s) => s.attributes.id);
+      assert.equal(order[0], "engine-llamacpp", "the engine that differs comes first");
       assert.ok(Number(llamacpp.attributes["data-diffs"]) >= 1, JSON.stringify(llamacpp.attributes));
       assert.equal(await output("llamacpp"), `a${expected("llamacpp", "basic")}`);
       const marked = await elements("#engine-llamacpp pre.output span.diff, #engine-llamacpp pre.output span.missing");

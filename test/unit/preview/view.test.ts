@@ -185,8 +185,8 @@ describe("webview markup", () => {
       [...html.matchAll(/<section class="engine" id="engine-([^"]+)"/g)].map((m) => m[1]),
       ["jinja2", "real-jinja2"],
     );
-    assert.match(engineToggles(state), /data-engine-toggle="minja"> minja/);
-    assert.match(engineToggles(state), /data-engine-toggle="real-jinja2" checked> Python Jinja2 \(real\)/);
+    assert.match(engineToggles(state), /data-engine-toggle="minja"> minja dialect/);
+    assert.match(engineToggles(state), /data-engine-toggle="real-jinja2" checked> real Python Jinja2/);
   });
 
   it("tri-state options show what the scenario says; control values become option values", () => {
@@ -241,6 +241,7 @@ describe("webview page", () => {
       "show-whitespace",
       "extra-variables",
       "engine-toggles",
+      "verdict",
       "engines",
       "context-problem",
       "message",

@@ -4,7 +4,8 @@
 // scroll position; the position also survives the webview being reloaded (setState).
 import { parseHostMessage, type OptionKey, type PreviewState, type PreviewUpdate, type WebviewMessage } from "../protocol";
 import { modelOutputHtml } from "./modelOutput";
-import { enginesHtml, engineToggles, optionValue, scenarioOptions, triStateOptions } from "./view";
+import { verdict } from "../model/verdict";
+import { enginesHtml, engineToggles, optionValue, scenarioOptions, triStateOptions, verdictHtml } from "./view";
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; setState(s: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -42,6 +43,9 @@ function applyState(s: PreviewState): void {
 function renderEngines(): void {
   if (!state || !update) return;
   $("engines").innerHTML = enginesHtml(state, update.engines);
+  const v = verdict(state.engines, update.engines);
+  $("verdict").innerHTML = verdictHtml(v);
+  $("verdict").dataset.kind = v.kind;
   const problem = $("context-problem");
   problem.textContent = update.contextProblem ?? "";
   problem.hidden = !update.contextProblem;
@@ -92,6 +96,7 @@ document.addEventListener("click", (event) => {
     const engine = action.dataset.engine ?? "";
     if (action.dataset.action === "copy") post({ type: "copy", engine });
     else if (action.dataset.action === "reveal-error") post({ type: "revealError", engine });
+    else if (action.dataset.action === "reveal-output") post({ type: "reveal", engine, offset: Number(action.dataset.offset) });
     else if (action.dataset.action === "new-scenario") post({ type: "newScenario" });
     else if (action.dataset.action === "run-model")
       post({ type: "runModel", mode: action.dataset.mode === "chat" ? "chat" : "completion" });

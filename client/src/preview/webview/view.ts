@@ -2,6 +2,7 @@
 // check what the webview shows without a browser, and main.ts only puts them in place. Every element a
 // test or the script needs has a stable id or data attribute (see README, "Preview").
 import { segments, visibleWhitespace } from "../model/segments";
+import { engineTitle, failingFirst, type Verdict } from "../model/verdict";
 import type { DiffMark, EngineInfo, EngineView, OptionKey, PreviewState } from "../protocol";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -31,10 +32,6 @@ export function engineToggles(state: PreviewState): string {
         `<label class="toggle"><input type="checkbox" data-engine-toggle="${escapeHtml(e.id)}"${e.visible ? " checked" : ""}> ${escapeHtml(engineTitle(e))}</label>`,
     )
     .join("");
-}
-
-function engineTitle(e: EngineInfo): string {
-  return e.real ? `${e.label} (real)` : e.label;
 }
 
 /** A tri-state select's options: "as the scenario says" (showing what that is), true, false. */
@@ -139,9 +136,22 @@ export function engineSection(info: EngineInfo, view: EngineView, referenceLabel
   );
 }
 
+/** The verdict line's content: the summary, and a button to the place in the template it is about. */
+export function verdictHtml(v: Verdict): string {
+  const engine = v.engine === null ? "" : escapeHtml(v.engine);
+  const button =
+    v.kind === "error" || v.kind === "reference-error"
+      ? ` <button class="link" data-action="reveal-error" data-engine="${engine}">reveal</button>`
+      : v.kind === "differs"
+        ? ` <button class="link" data-action="reveal-output" data-engine="${engine}" data-offset="${v.offset}">reveal</button>`
+        : "";
+  return `<span class="verdict-text">${escapeHtml(v.text)}</span>${button}`;
+}
+
 export function enginesHtml(state: PreviewState, views: readonly EngineView[]): string {
-  const referenceLabel = state.engines.find((e) => e.reference)?.label ?? "the reference";
-  return views
+  const reference = state.engines.find((e) => e.reference);
+  const referenceLabel = reference ? engineTitle(reference) : "the reference";
+  return failingFirst(views)
     .map((v) => {
       const info = state.engines.find((e) => e.id === v.id);
       return info?.visible ? engineSection(info, v, referenceLabel, state.options.showWhitespace) : "";
