@@ -10,6 +10,7 @@ import { diffChanges, toReferenceOffset } from "./model/diff";
 import { engineView, type TokenCount } from "./model/engineView";
 import { chunkAt } from "./model/provenance";
 import { scenarioInfo, type ScenarioEntry } from "./model/scenarios";
+import { engineTitle } from "./model/verdict";
 import type { SpecialTokenSet } from "./model/specialTokens";
 import {
   parseWebviewMessage,
@@ -30,12 +31,21 @@ export interface PreviewHost {
   /** Select and show `[start, end)` of the template. */
   reveal(uri: string, start: number, end: number): void;
   copy(text: string): void;
+  /** Show `output` in a diff editor against one of `others` (the host asks which; the reference is first). */
+  diff(output: RenderedColumn, others: RenderedColumn[]): void;
   saveScenario(suggestedName: string, json: string): void;
   /** A message from the webview that was dropped, and why. */
   log(message: string): void;
   /** The model output pane's buttons (Test Template Against Model). */
   runModel?(mode: ModelOutputView["mode"]): void;
   stopModel?(): void;
+}
+
+/** A column's output as the diff editor shows it. */
+export interface RenderedColumn {
+  id: string;
+  title: string;
+  text: string;
 }
 
 /** What a model test renders and sends: the previewed template, and the context of the chosen scenario and options. */
@@ -292,6 +302,17 @@ export class PreviewController {
     return { tokens: null, note: "counting tokens…" };
   }
 
+  /** The visible columns that have an output (an error's partial output included), the reference first. */
+  private renderedColumns(): RenderedColumn[] {
+    return this.visibleEngines
+      .flatMap((e) => {
+        const o = this.outcomes.get(e.id);
+        if (!o || o === "pending" || o.status === "unavailable") return [];
+        return [{ id: e.id, title: engineTitle({ label: e.label, real: e.real, reference: e.id === REFERENCE_ENGINE }), text: o.output }];
+      })
+      .sort((a, b) => Number(b.id === REFERENCE_ENGINE) - Number(a.id === REFERENCE_ENGINE));
+  }
+
   private receive(raw: unknown): void {
     const parsed = parseWebviewMessage(raw);
     if (!parsed.ok) return this.o.host.log(`preview: dropped a message from the webview: ${parsed.reason}`);
@@ -323,6 +344,16 @@ export class PreviewController {
       case "copy": {
         const o = this.outcomes.get(m.engine);
         if (o && o !== "pending" && o.status !== "unavailable") this.o.host.copy(o.output);
+        return;
+      }
+      case "diff": {
+        const columns = this.renderedColumns();
+        const mine = columns.find((c) => c.id === m.engine);
+        if (mine)
+          this.o.host.diff(
+            mine,
+            columns.filter((c) => c !== mine),
+          );
         return;
       }
       case "newScenario": {

@@ -131,6 +131,8 @@ export type WebviewMessage =
   | { type: "reveal"; engine: string; offset: number }
   | { type: "revealError"; engine: string }
   | { type: "copy"; engine: string }
+  /** Open this column's output in VS Code's diff editor against another column's. */
+  | { type: "diff"; engine: string }
   | { type: "newScenario" }
   | { type: "runModel"; mode: ModelOutputView["mode"] }
   | { type: "stopModel" };
@@ -166,6 +168,7 @@ const WEBVIEW_FIELDS: Record<WebviewMessage["type"], Record<string, Check>> = {
   reveal: { engine: isString, offset: isOffset },
   revealError: { engine: isString },
   copy: { engine: isString },
+  diff: { engine: isString },
   newScenario: {},
   runModel: { mode: (v) => v === "completion" || v === "chat" },
   stopModel: {},

@@ -59,7 +59,7 @@ describe("a template bound to a GGUF", () => {
     const posted: HostMessage[] = [];
     const c = new PreviewController({
       transport: { post: (m) => posted.push(m), onMessage: () => ({ dispose() {} }) },
-      host: { reveal() {}, copy() {}, saveScenario() {}, log() {} },
+      host: { reveal() {}, copy() {}, diff() {}, saveScenario() {}, log() {} },
       engines: dialectEngines(),
       scenarios: builtinScenarios(readFileSync(join(__dirname, "../../../templates/scenarios.json"), "utf8")),
       debounceMs: 0,

@@ -95,6 +95,7 @@ document.addEventListener("click", (event) => {
   if (action) {
     const engine = action.dataset.engine ?? "";
     if (action.dataset.action === "copy") post({ type: "copy", engine });
+    else if (action.dataset.action === "diff") post({ type: "diff", engine });
     else if (action.dataset.action === "reveal-error") post({ type: "revealError", engine });
     else if (action.dataset.action === "reveal-output") post({ type: "reveal", engine, offset: Number(action.dataset.offset) });
     else if (action.dataset.action === "new-scenario") post({ type: "newScenario" });

@@ -123,7 +123,10 @@ export function engineSection(info: EngineInfo, view: EngineView, referenceLabel
   const note = view.note ? `<div class="engine-note">${escapeHtml(view.note)}</div>` : "";
   const empty = view.status === "ok" && view.output === "" ? `<span class="empty">(empty output)</span>` : "";
   const copy =
-    view.status === "ok" || view.output ? `<button data-action="copy" data-engine="${id}" title="Copy the exact output">Copy</button>` : "";
+    view.status === "ok" || view.output
+      ? `<button data-action="copy" data-engine="${id}" title="Copy the exact output">Copy</button>` +
+        `<button data-action="diff" data-engine="${id}" title="Open this output in VS Code's diff editor against another column's">Diff…</button>`
+      : "";
   const output =
     view.status === "ok" || view.output
       ? `<pre class="output" data-engine="${id}">${outputHtml(view, referenceLabel, showWhitespace)}${empty}</pre>`
