@@ -26,6 +26,16 @@ describe("GGUF tokenizer", () => {
     assert.equal(await t.count("hi"), 2);
     assert.equal(await t.count("<|im_start|>hello<|im_end|>"), 3);
     assert.equal(await t.count(""), 0);
+    const pieces = await t.tokenize("<|im_start|>hello<|im_end|>");
+    assert.deepEqual(
+      pieces.map((p) => [p.text, p.special]),
+      [
+        ["<|im_start|>", true],
+        ["hello", false],
+        ["<|im_end|>", true],
+      ],
+    );
+    assert.equal(pieces.map((p) => p.text).join(""), "<|im_start|>hello<|im_end|>");
     await t.dispose();
   });
 
