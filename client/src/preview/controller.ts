@@ -9,6 +9,7 @@ import type { ModelBinding, ModelTokens, Tokenizer } from "../gguf/modelBinding"
 import { diffChanges, toReferenceOffset } from "./model/diff";
 import { engineView, type TokenCount } from "./model/engineView";
 import { chunkAt } from "./model/provenance";
+import { tokenView, type TokenViewModel } from "./model/tokenView";
 import { scenarioInfo, type ScenarioEntry } from "./model/scenarios";
 import { engineTitle } from "./model/verdict";
 import type { SpecialTokenSet } from "./model/specialTokens";
@@ -104,7 +105,8 @@ export class PreviewController {
   private built: BuiltContext | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private tokenizer: { model: ModelBinding; loading: Promise<Tokenizer>; failure: string | null } | null = null;
-  private readonly counts = new Map<string, number | "counting">();
+  /** Each output's token view, by output text. */
+  private readonly counts = new Map<string, TokenViewModel | "counting">();
   private readonly subscription: { dispose(): void };
   private modelOutput: ModelOutputView | null = null;
 
@@ -279,17 +281,17 @@ export class PreviewController {
     }
     if (this.tokenizer.failure) return { tokens: null, note: this.tokenizer.failure };
     const known = this.counts.get(text);
-    if (typeof known === "number") return { tokens: known, note: null };
+    if (known !== undefined && known !== "counting") return { tokens: known.count, note: null, view: known };
     if (known === undefined) {
       if (this.counts.size >= MAX_COUNTS) this.counts.clear();
       this.counts.set(text, "counting");
       const entry = this.tokenizer;
       entry.loading
-        .then((tk) => tk.count(text))
+        .then(async (tk) => tokenView(text, await tk.tokenize(text), tk.bos))
         .then(
-          (n) => {
+          (view) => {
             if (this.tokenizer !== entry) return;
-            this.counts.set(text, n);
+            this.counts.set(text, view);
             this.publish();
           },
           (e: Error) => {

@@ -1,6 +1,7 @@
 // The messages between the preview's host side (controller.ts) and its webview (webview/main.ts).
 // Both sides check what they receive: the webview is a separate page, and a message that does not
 // have the expected shape is dropped with a reason instead of reaching the renderer.
+import type { TokenViewModel } from "./model/tokenView";
 
 export interface Span {
   start: number;
@@ -81,6 +82,8 @@ export interface EngineView {
   specials: Span[];
   tokens: number | null;
   tokenNote: string | null;
+  /** The output split by the model's tokenizer; null without one (tokenNote says why). */
+  tokenView: TokenViewModel | null;
 }
 
 export interface PreviewUpdate {

@@ -82,6 +82,14 @@ describe("a template bound to a GGUF", () => {
     }
     assert.equal(ref?.output, "<|endoftext|>hello<|im_end|>");
     assert.equal(ref?.tokens, 3);
+    assert.deepEqual(
+      ref?.tokenView?.cells.map((c) => [c.text, c.special]),
+      [
+        ["<|endoftext|>", true],
+        ["hello", false],
+        ["<|im_end|>", true],
+      ],
+    );
     assert.deepEqual(ref?.specials, [
       { start: 0, end: 13 },
       { start: 18, end: 28 },

@@ -28,6 +28,7 @@ const view = (id: string, more: Partial<EngineView> = {}): EngineView => ({
   specials: [],
   tokens: null,
   tokenNote: null,
+  tokenView: null,
   ...more,
 });
 const same = () => ENGINES.map((e) => view(e.id));

@@ -31,6 +31,7 @@ const view = (more: Partial<EngineView>): EngineView => ({
   specials: [],
   tokens: null,
   tokenNote: null,
+  tokenView: null,
   ...more,
 });
 
@@ -137,6 +138,30 @@ describe("webview markup", () => {
       engineSection(info("jinja2"), view({ output: "x", tokenNote: "token count unavailable: no tokenizer" }), "Jinja2", false),
       /data-tokens="" title="token count unavailable: no tokenizer"/,
     );
+  });
+
+  it("the Tokens button shows the output as tokens: ids on hover, specials and flags marked; without a tokenizer, why", () => {
+    const tokenView = {
+      count: 2,
+      cells: [
+        { id: 1, text: "<s>", special: true, start: 0, end: 3, flag: "double BOS: x" },
+        { id: 7, text: "hi", special: false, start: 3, end: 5, flag: null },
+      ],
+      problems: ["double BOS: x"],
+    };
+    const html = engineSection(info("jinja2"), view({ output: "<s>hi", tokens: 2, tokenView }), "Jinja2", false, true);
+    assert.match(html, /<div class="token-problem">double BOS: x<\/div><pre class="token-view" data-engine="minja" data-count="2">/);
+    assert.match(html, /<span class="tok special flagged" data-id="1" title="token 1: double BOS: x">&lt;s&gt;<\/span>/);
+    assert.match(html, /<span class="tok" data-id="7" title="token 7">hi<\/span>/);
+    assert.doesNotMatch(html, /<pre class="output"/);
+    const none = engineSection(
+      info("jinja2"),
+      view({ output: "x", tokenNote: "no tokenizer (set chatTemplate.preview.tokenizerModel)" }),
+      "Jinja2",
+      false,
+      true,
+    );
+    assert.match(none, /<div class="token-note">no tokenizer \(set chatTemplate\.preview\.tokenizerModel\)<\/div>/);
   });
 
   it("an empty output says so, and still has its copy button", () => {
