@@ -167,6 +167,18 @@ suite("preview", () => {
     await waitForOutput("jinja2", (t) => t === expected("jinja2", "basic"));
   });
 
+  test("the Tokens button shows the token view, or says how to get a tokenizer", async function () {
+    if (!hasBrowser) this.skip();
+    await settledSections();
+    await click(`#engine-jinja2 button[data-action="tokens"]`);
+    // the fixture workspace sets no chatTemplate.preview.tokenizerModel: the column says so and what to set
+    const [note] = await waitForElements("#engine-jinja2 .token-note, #engine-jinja2 pre.token-view", [], (found) => found.length > 0);
+    assert.match(note!.text, /no tokenizer.*chatTemplate\.preview\.tokenizerModel/);
+    await screenshot("preview-tokens");
+    await click(`#engine-jinja2 button[data-action="tokens"]`);
+    await waitForOutput("jinja2", (t) => t === expected("jinja2", "basic"));
+  });
+
   test("choosing another scenario renders it", async function () {
     if (!hasBrowser) this.skip();
     await selectOption("#scenario", "built-in:multi-turn");
