@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
 import { bundledEngine } from "./bundledEngine";
 import { registerEndpoint } from "./endpoint/register";
+import { registerHfTemplates } from "./hfTemplate/register";
 import type { EndpointService } from "./endpoint/service";
 import { registerChatProvider } from "./lm/register";
 import { registerPreview } from "./preview/register";
@@ -19,6 +20,7 @@ let endpoint: EndpointService | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const engine = bundledEngine(context.extensionPath);
   registerPreview(context, engine);
+  registerHfTemplates(context);
   endpoint = registerEndpoint(context, engine);
   registerChatProvider(context, endpoint);
   registerTestAgainstModel(context, endpoint);

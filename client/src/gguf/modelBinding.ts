@@ -8,8 +8,24 @@ export interface ModelTokens {
   eosToken: string;
 }
 
+/** One token as the tokenizer gives it: its id, the text it stands for, whether it is a special (control) token. */
+export interface TokenPiece {
+  id: number;
+  text: string;
+  special: boolean;
+}
+
+/** The model's BOS token and whether llama.cpp adds it in front of every prompt. */
+export interface BosInfo {
+  id: number;
+  addedByRuntime: boolean;
+}
+
 export interface Tokenizer {
   count(text: string): Promise<number>;
+  /** The tokens of a text, special tokens parsed, no BOS added. */
+  tokenize(text: string): Promise<TokenPiece[]>;
+  bos: BosInfo | null;
 }
 
 /** A model file the template is bound to (a GGUF): its special tokens and tokenizer. */

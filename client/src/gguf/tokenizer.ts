@@ -25,8 +25,12 @@ export async function loadGGUFTokenizer(file: string): Promise<GGUFTokenizer> {
     logger: () => {},
   });
   const model = await (await llama).loadModel({ modelPath: file, vocabOnly: true });
+  const bos = model.tokens.bos;
   return {
     count: async (text) => model.tokenize(text, true).length,
+    tokenize: async (text) =>
+      model.tokenize(text, true).map((id) => ({ id: Number(id), text: model.detokenize([id], true), special: model.isSpecialToken(id) })),
+    bos: bos === null ? null : { id: Number(bos), addedByRuntime: model.tokens.shouldPrependBosToken },
     dispose: () => model.dispose(),
   };
 }

@@ -9,7 +9,9 @@ import type { ModelBinding, ModelTokens, Tokenizer } from "../gguf/modelBinding"
 import { diffChanges, toReferenceOffset } from "./model/diff";
 import { engineView, type TokenCount } from "./model/engineView";
 import { chunkAt } from "./model/provenance";
+import { tokenView, type TokenViewModel } from "./model/tokenView";
 import { scenarioInfo, type ScenarioEntry } from "./model/scenarios";
+import { engineTitle } from "./model/verdict";
 import type { SpecialTokenSet } from "./model/specialTokens";
 import {
   parseWebviewMessage,
@@ -30,12 +32,21 @@ export interface PreviewHost {
   /** Select and show `[start, end)` of the template. */
   reveal(uri: string, start: number, end: number): void;
   copy(text: string): void;
+  /** Show `output` in a diff editor against one of `others` (the host asks which; the reference is first). */
+  diff(output: RenderedColumn, others: RenderedColumn[]): void;
   saveScenario(suggestedName: string, json: string): void;
   /** A message from the webview that was dropped, and why. */
   log(message: string): void;
   /** The model output pane's buttons (Test Template Against Model). */
   runModel?(mode: ModelOutputView["mode"]): void;
   stopModel?(): void;
+}
+
+/** A column's output as the diff editor shows it. */
+export interface RenderedColumn {
+  id: string;
+  title: string;
+  text: string;
 }
 
 /** What a model test renders and sends: the previewed template, and the context of the chosen scenario and options. */
@@ -96,7 +107,8 @@ export class PreviewController {
   private built: BuiltContext | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private tokenizer: { model: ModelBinding; loading: Promise<Tokenizer>; failure: string | null } | null = null;
-  private readonly counts = new Map<string, number | "counting">();
+  /** Each output's token view, by output text. */
+  private readonly counts = new Map<string, TokenViewModel | "counting">();
   private readonly subscription: { dispose(): void };
   private modelOutput: ModelOutputView | null = null;
 
@@ -277,17 +289,17 @@ export class PreviewController {
     }
     if (this.tokenizer.failure) return { tokens: null, note: this.tokenizer.failure };
     const known = this.counts.get(text);
-    if (typeof known === "number") return { tokens: known, note: null };
+    if (known !== undefined && known !== "counting") return { tokens: known.count, note: null, view: known };
     if (known === undefined) {
       if (this.counts.size >= MAX_COUNTS) this.counts.clear();
       this.counts.set(text, "counting");
       const entry = this.tokenizer;
       entry.loading
-        .then((tk) => tk.count(text))
+        .then(async (tk) => tokenView(text, await tk.tokenize(text), tk.bos))
         .then(
-          (n) => {
+          (view) => {
             if (this.tokenizer !== entry) return;
-            this.counts.set(text, n);
+            this.counts.set(text, view);
             this.publish();
           },
           (e: Error) => {
@@ -298,6 +310,17 @@ export class PreviewController {
         );
     }
     return { tokens: null, note: "counting tokens…" };
+  }
+
+  /** The visible columns that have an output (an error's partial output included), the reference first. */
+  private renderedColumns(): RenderedColumn[] {
+    return this.visibleEngines
+      .flatMap((e) => {
+        const o = this.outcomes.get(e.id);
+        if (!o || o === "pending" || o.status === "unavailable") return [];
+        return [{ id: e.id, title: engineTitle({ label: e.label, real: e.real, reference: e.id === REFERENCE_ENGINE }), text: o.output }];
+      })
+      .sort((a, b) => Number(b.id === REFERENCE_ENGINE) - Number(a.id === REFERENCE_ENGINE));
   }
 
   private receive(raw: unknown): void {
@@ -331,6 +354,16 @@ export class PreviewController {
       case "copy": {
         const o = this.outcomes.get(m.engine);
         if (o && o !== "pending" && o.status !== "unavailable") this.o.host.copy(o.output);
+        return;
+      }
+      case "diff": {
+        const columns = this.renderedColumns();
+        const mine = columns.find((c) => c.id === m.engine);
+        if (mine)
+          this.o.host.diff(
+            mine,
+            columns.filter((c) => c !== mine),
+          );
         return;
       }
       case "newScenario": {

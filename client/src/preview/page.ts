@@ -1,5 +1,6 @@
 // The preview webview's HTML: a strict content security policy (nothing remote, no inline code, the one
-// bundled script by nonce, the one bundled stylesheet) and the toolbar the script fills in.
+// bundled script by nonce, the one bundled stylesheet), the verdict line, and the toolbar the script fills in:
+// one line, the context options and the engine toggles folded into menus so the renders get the room.
 import { randomBytes } from "node:crypto";
 
 export interface PageResources {
@@ -38,17 +39,22 @@ export function previewPage(r: PageResources): string {
 </head>
 <body data-version="0">
 <header id="toolbar">
+  <div id="verdict" data-kind="pending"></div>
+  <div id="controls">
   <span id="template-name"></span>
   <label>Scenario <select id="scenario"></select></label>
-  <button id="new-scenario" data-action="new-scenario" title="Save the scenario with the options below as a new scenario file">New scenario from current…</button>
+  <details class="menu" id="context-menu"><summary>Context</summary><div class="menu-body">
+  <button id="new-scenario" data-action="new-scenario" title="Save the scenario with these options as a new scenario file">New scenario from current…</button>
   <label>bos_token <input type="text" id="bos-token" data-option="bosToken" spellcheck="false"></label>
   <label>eos_token <input type="text" id="eos-token" data-option="eosToken" spellcheck="false"></label>
   <label>add_generation_prompt <select id="add-generation-prompt" data-option="addGenerationPrompt"></select></label>
   <label>enable_thinking <select id="enable-thinking" data-option="enableThinking"></select></label>
-  <label><input type="checkbox" id="show-whitespace" data-option="showWhitespace"> Show whitespace</label>
-  <details id="extra"><summary>Extra variables (JSON)</summary><textarea id="extra-variables" data-option="extraVariables" spellcheck="false" placeholder='{"tools": [], "date_string": "15 Jan 2026"}'></textarea></details>
-  <div id="engine-toggles"></div>
+  <label id="extra">Extra variables (JSON)<textarea id="extra-variables" data-option="extraVariables" spellcheck="false" placeholder='{"tools": [], "date_string": "15 Jan 2026"}'></textarea></label>
+  </div></details>
+  <details class="menu" id="engines-menu"><summary>Engines</summary><div class="menu-body" id="engine-toggles"></div></details>
+  <label><input type="checkbox" id="show-whitespace" data-option="showWhitespace"> Whitespace</label>
   <span id="tokenizer"></span>
+  </div>
 </header>
 <div id="context-problem" hidden></div>
 <div id="message" hidden></div>

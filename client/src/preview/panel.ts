@@ -15,6 +15,7 @@ import { realJinja2Engine } from "./engines/realJinja2";
 import { realLlamaCppEngine, unavailableLlamaCppEngine } from "./engines/realLlamaCpp";
 import { builtinScenarios, workspaceScenario, type ScenarioEntry } from "./model/scenarios";
 import { previewPage } from "./page";
+import { showRenderDiff } from "./renderDiff";
 
 const VIEW_TYPE = "chatTemplate.preview";
 
@@ -220,6 +221,7 @@ export class PreviewPanel {
         void vscode.env.clipboard.writeText(text);
         vscode.window.setStatusBarMessage("Copied the rendered prompt", 2000);
       },
+      diff: (mine, others) => void showRenderDiff(mine, others),
       saveScenario: (suggested, json) => void this.saveScenario(suggested, json),
       log: (message) => this.log.warn(message),
       // the model output pane's buttons run the commands of client/src/testAgainstModel

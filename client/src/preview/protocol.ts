@@ -1,6 +1,7 @@
 // The messages between the preview's host side (controller.ts) and its webview (webview/main.ts).
 // Both sides check what they receive: the webview is a separate page, and a message that does not
 // have the expected shape is dropped with a reason instead of reaching the renderer.
+import type { TokenViewModel } from "./model/tokenView";
 
 export interface Span {
   start: number;
@@ -81,6 +82,8 @@ export interface EngineView {
   specials: Span[];
   tokens: number | null;
   tokenNote: string | null;
+  /** The output split by the model's tokenizer; null without one (tokenNote says why). */
+  tokenView: TokenViewModel | null;
 }
 
 export interface PreviewUpdate {
@@ -131,6 +134,8 @@ export type WebviewMessage =
   | { type: "reveal"; engine: string; offset: number }
   | { type: "revealError"; engine: string }
   | { type: "copy"; engine: string }
+  /** Open this column's output in VS Code's diff editor against another column's. */
+  | { type: "diff"; engine: string }
   | { type: "newScenario" }
   | { type: "runModel"; mode: ModelOutputView["mode"] }
   | { type: "stopModel" };
@@ -166,6 +171,7 @@ const WEBVIEW_FIELDS: Record<WebviewMessage["type"], Record<string, Check>> = {
   reveal: { engine: isString, offset: isOffset },
   revealError: { engine: isString },
   copy: { engine: isString },
+  diff: { engine: isString },
   newScenario: {},
   runModel: { mode: (v) => v === "completion" || v === "chat" },
   stopModel: {},

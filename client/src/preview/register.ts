@@ -4,11 +4,13 @@ import type { BundledEngine } from "../bundledEngine";
 import { openTemplateFromGguf, saveTemplateToGgufCopy } from "../gguf/commands";
 import { GGUF_TEMPLATE_SCHEME, GGUFTemplateFileSystem } from "../gguf/fileSystem";
 import { isChatTemplate, PreviewPanel } from "./panel";
+import { RENDER_SCHEME, renderContentProvider } from "./renderDiff";
 
 export function registerPreview(context: vscode.ExtensionContext, engine: BundledEngine): void {
   const log = vscode.window.createOutputChannel("Chat Template Preview", { log: true });
   context.subscriptions.push(
     log,
+    vscode.workspace.registerTextDocumentContentProvider(RENDER_SCHEME, renderContentProvider),
     vscode.workspace.registerFileSystemProvider(GGUF_TEMPLATE_SCHEME, new GGUFTemplateFileSystem(), { isCaseSensitive: true }),
     vscode.commands.registerCommand("chatTemplate.renderWithSampleMessages", (uri?: vscode.Uri) => {
       const doc = uri

@@ -43,7 +43,8 @@ function refusalFinding(d: Dialect, node: A.Node, r: Refusal): Finding {
       ...base,
       code: `${d.engine}/unsupported-syntax`,
       severity: "error",
-      message: `${eng} cannot compile this, so nothing of the template renders there: ${firstLine(r.message)}`,
+      // The cause comes first: the Problems view cuts a message at about 60 characters.
+      message: `${eng} cannot compile this (${firstLine(r.message)}), so nothing of the template renders there`,
     };
   }
   if (r.code === "runtime/not-reproduced") {

@@ -1,18 +1,22 @@
-// `chat-template check [--engines LIST] [--format text|json|sarif] [--fail-on LEVEL] [--ignore-file FILE] [--gguf MODEL] [--llama-server-args FLAGS] FILE...`
-// A FILE ending in .gguf is checked by its embedded template, against its own tokenizer; --gguf checks
+// `chat-template check [--engines LIST] [--unsupported-scenarios] [--format text|json|sarif] [--fail-on LEVEL] [--ignore-file FILE] [--gguf MODEL] [--llama-server-args FLAGS] FILE...`
+// A FILE ending in .gguf is checked by its embedded template, against its own tokenizer; a .json one (a Hugging
+// Face tokenizer_config.json or chat_template.json) by each of its templates, at their places in the JSON; --gguf checks
 // template files against a model's tokenizer.
 import { existsSync, readFileSync } from "node:fs";
 import manifest from "../../../package.json";
 import { DEFAULT_ENGINES, type Diagnostic, ENGINE_IDS, type EngineId, type Severity, TemplateDocument } from "../document";
 import { validate } from "../services";
 import { type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
+import type { ModelTokenizer } from "../analysis";
+import { positionInFile } from "../hfConfig";
+import { isHfConfigFile, readHfConfig } from "./hfConfigFile";
 import { readModelFile, type ModelFile } from "./modelFile";
 import { IGNORE_FILE, ignoredBy, readIgnoreFile, type IgnoreList } from "./ignoreFile";
 import { sarifLog, type SarifFinding } from "./sarif";
 import { LLAMA_SERVER_ARGS, llamaServerArgs } from "./llamaServerArgs";
 
 export const usage =
-  "chat-template check [--engines LIST] [--format text|json|sarif] [--fail-on error|warning|information] [--ignore-file FILE] [--gguf MODEL.gguf] [--llama-server-args FLAGS] FILE...";
+  "chat-template check [--engines LIST] [--unsupported-scenarios] [--format text|json|sarif] [--fail-on error|warning|information] [--ignore-file FILE] [--gguf MODEL.gguf] [--llama-server-args FLAGS] FILE...";
 
 /** Most severe first: `--fail-on warning` fails on warnings and errors. */
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
@@ -40,8 +44,46 @@ interface FileReport {
   }[];
 }
 
+/** A template a file holds, where its offsets are in that file, and the tokenizer its model checks use. */
+interface HeldTemplate {
+  doc: TemplateDocument;
+  position: (offset: number) => { line: number; character: number };
+  tokenizer: ModelTokenizer | undefined;
+}
+
+/** The templates a file named on the command line holds: a template file, a GGUF's, or a tokenizer_config.json's (each named one). */
+function templatesIn(file: string, model: ModelFile | null): HeldTemplate[] {
+  if (isHfConfigFile(file)) {
+    const { text, templates } = readHfConfig(file);
+    return templates.map((t) => ({
+      doc: new TemplateDocument(t.template),
+      position: positionInFile(text, t),
+      tokenizer: model?.tokenizer,
+    }));
+  }
+  let text: string;
+  let tokenizer = model?.tokenizer;
+  if (file.endsWith(".gguf")) {
+    const own = readModelFile(file);
+    if (own.template === undefined) throw new UsageError(`${file} has no tokenizer.chat_template`);
+    text = own.template;
+    tokenizer ??= own.tokenizer;
+  } else {
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
+  const doc = new TemplateDocument(text);
+  return [{ doc, position: (o) => doc.lines.positionAt(o), tokenizer }];
+}
+
 export function checkCommand(argv: string[], io: CommandIO): number {
-  const args = parseArgs(argv, { values: ["engines", "format", "fail-on", "ignore-file", "gguf", LLAMA_SERVER_ARGS] });
+  const args = parseArgs(argv, {
+    values: ["engines", "format", "fail-on", "ignore-file", "gguf", LLAMA_SERVER_ARGS],
+    switches: ["unsupported-scenarios"],
+  });
   const serverArgs = llamaServerArgs(args.values);
   const format = oneOf("format", args.values.get("format") ?? "text", ["text", "json", "sarif"] as const);
   const failOn = oneOf("fail-on", args.values.get("fail-on") ?? "error", ["error", "warning", "information"] as const);
@@ -54,36 +96,24 @@ export function checkCommand(argv: string[], io: CommandIO): number {
   const reports: FileReport[] = [];
   const sarif: SarifFinding[] = [];
   const model: ModelFile | null = args.values.has("gguf") ? readModelFile(args.values.get("gguf")!) : null;
+  const unsupportedScenarios = args.switches.has("unsupported-scenarios");
   for (const file of args.positionals) {
-    let text: string;
-    let tokenizer = model?.tokenizer;
-    if (file.endsWith(".gguf")) {
-      const own = readModelFile(file);
-      if (own.template === undefined) throw new UsageError(`${file} has no tokenizer.chat_template`);
-      text = own.template;
-      tokenizer ??= own.tokenizer;
-    } else {
-      try {
-        text = readFileSync(file, "utf8");
-      } catch (e) {
-        throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      }
-    }
-    const doc = new TemplateDocument(text);
-    const all = validate(doc, { engines, llamaServerArgs: serverArgs, ...(tokenizer ? { tokenizer } : {}) }).map((d) => {
-      const s = doc.lines.positionAt(d.start);
-      const e = doc.lines.positionAt(d.end);
-      return {
-        line: s.line + 1,
-        column: s.character + 1,
-        endLine: e.line + 1,
-        endColumn: e.character + 1,
-        severity: d.severity,
-        code: d.code,
-        engine: d.engine,
-        message: d.message,
-      };
-    });
+    const all = templatesIn(file, model).flatMap(({ doc, position, tokenizer }) =>
+      validate(doc, { engines, unsupportedScenarios, llamaServerArgs: serverArgs, ...(tokenizer ? { tokenizer } : {}) }).map((d) => {
+        const s = position(d.start);
+        const e = position(d.end);
+        return {
+          line: s.line + 1,
+          column: s.character + 1,
+          endLine: e.line + 1,
+          endColumn: e.character + 1,
+          severity: d.severity,
+          code: d.code,
+          engine: d.engine,
+          message: d.message,
+        };
+      }),
+    );
     const diagnostics: FileReport["diagnostics"] = [];
     for (const d of all) {
       const accepted = ignores ? ignoredBy(ignores, file, d.code, d.line, d.endLine) : null;

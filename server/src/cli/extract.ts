@@ -1,14 +1,30 @@
-// `chat-template extract [--name NAME] FILE.gguf`: prints the chat template stored in a GGUF, byte for byte.
+// `chat-template extract [--name NAME] FILE.gguf|FILE.json`: prints the chat template stored in a GGUF, byte
+// for byte, or the one in a Hugging Face tokenizer_config.json / chat_template.json, unescaped.
 import { chatTemplate, chatTemplateNames, GGUFError, readGGUFHeader } from "../gguf";
 import { type CommandIO, parseArgs, UsageError } from "../commandLine";
+import { isHfConfigFile, readHfConfig } from "./hfConfigFile";
+import { pickChatTemplate } from "../hfConfig";
 
-export const usage = "chat-template extract [--name NAME] FILE.gguf";
+export const usage = "chat-template extract [--name NAME] FILE.gguf|tokenizer_config.json|chat_template.json";
+
+function extractFromHfConfig(file: string, name: string | undefined, io: CommandIO): number {
+  const { templates } = readHfConfig(file);
+  const t = pickChatTemplate(templates, name);
+  if (!t) {
+    const names = templates.flatMap((x) => (x.name === null ? [] : [x.name]));
+    io.stderr(`chat-template extract: ${file} has no chat template named '${name}' (named templates: ${names.join(", ") || "none"})\n`);
+    return 1;
+  }
+  io.stdout(t.template);
+  return 0;
+}
 
 export function extractCommand(argv: string[], io: CommandIO): number {
   const args = parseArgs(argv, { values: ["name"] });
   if (args.positionals.length !== 1) throw new UsageError("give exactly one GGUF file");
   const [file] = args.positionals;
   const name = args.values.get("name");
+  if (isHfConfigFile(file)) return extractFromHfConfig(file, name, io);
   let header;
   try {
     header = readGGUFHeader(file);

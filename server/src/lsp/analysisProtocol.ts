@@ -8,6 +8,8 @@ export interface AnalysisSettings {
   nullToolsProbe: boolean;
   /** chatTemplate.llamaServer.args: the flags the user's llama-server starts with. */
   llamaServerArgs: string[];
+  /** Also report the engines' findings in the scenarios where Jinja2 itself throws. */
+  unsupportedScenarios: boolean;
 }
 
 export type AnalysisRequest =

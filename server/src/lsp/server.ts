@@ -29,6 +29,8 @@ interface Settings {
   debounceMs: number;
   /** Also report where llama.cpp's older probe with tools=[null] throws. */
   nullToolsProbe: boolean;
+  /** Also report the engines' findings in the scenarios the template does not support (where Jinja2 itself throws). */
+  unsupportedScenarios: boolean;
   /** Per document and analysis: past it the analysis process is killed and the document says so. */
   timeLimitMs: number;
   /** The analysis process's heap. */
@@ -43,6 +45,7 @@ const DEFAULT_SETTINGS: Readonly<Settings> = {
   engines: [...DEFAULT_ENGINES],
   debounceMs: 250,
   nullToolsProbe: true,
+  unsupportedScenarios: false,
   timeLimitMs: 10_000,
   memoryLimitMb: 1024,
   tokenizerModel: "",
@@ -81,6 +84,7 @@ export function startServer(connection: Connection): void {
     engines: settings.engines,
     nullToolsProbe: settings.nullToolsProbe,
     llamaServerArgs: settings.llamaServerArgs,
+    unsupportedScenarios: settings.unsupportedScenarios,
   });
 
   /** An analysis of the document as it is now, or null: the document changed or closed, or its analysis failed. */
@@ -243,7 +247,14 @@ function readSettings(raw: unknown, current: Settings): Settings {
   const r = (raw ?? {}) as {
     engines?: unknown;
     debounceMs?: unknown;
-    diagnostics?: { engines?: unknown; debounceMs?: unknown; nullToolsProbe?: unknown; timeLimitMs?: unknown; memoryLimitMb?: unknown };
+    diagnostics?: {
+      engines?: unknown;
+      debounceMs?: unknown;
+      nullToolsProbe?: unknown;
+      unsupportedScenarios?: unknown;
+      timeLimitMs?: unknown;
+      memoryLimitMb?: unknown;
+    };
     preview?: { tokenizerModel?: unknown };
     llamaServer?: { args?: unknown };
   };
@@ -255,6 +266,7 @@ function readSettings(raw: unknown, current: Settings): Settings {
     engines: Array.isArray(engines) ? engines.filter((e): e is EngineId => typeof e === "string" && isEngineId(e)) : current.engines,
     debounceMs: typeof debounce === "number" && debounce >= 0 ? debounce : current.debounceMs,
     nullToolsProbe: typeof d.nullToolsProbe === "boolean" ? d.nullToolsProbe : current.nullToolsProbe,
+    unsupportedScenarios: typeof d.unsupportedScenarios === "boolean" ? d.unsupportedScenarios : current.unsupportedScenarios,
     timeLimitMs: atLeast(d.timeLimitMs, 100) ?? current.timeLimitMs,
     memoryLimitMb: atLeast(d.memoryLimitMb, 64) ?? current.memoryLimitMb,
     tokenizerModel: typeof r.preview?.tokenizerModel === "string" ? r.preview.tokenizerModel : current.tokenizerModel,

@@ -1,5 +1,6 @@
 // Collects every diagnostic for a template: syntax problems first, then the security rules, which hold
-// for any engine, then each enabled engine's findings (server/src/analysis). Diagnostics run on every keystroke, so results are kept per text:
+// for any engine, then each enabled engine's findings (server/src/analysis) about the scenarios the
+// template supports (unsupportedScenarios.ts). Diagnostics run on every keystroke, so results are kept per text:
 // typing and undoing back to a text seen recently costs nothing.
 import {
   BUILTIN_SCENARIOS,
@@ -12,6 +13,7 @@ import {
   ServerArgsError,
   toDiagnostic,
 } from "../analysis";
+import { aboutSupportedScenarios } from "./unsupportedScenarios";
 import { DEFAULT_ENGINES, type Diagnostic, type EngineId, type TemplateDocument } from "../document";
 
 export interface ValidationOptions {
@@ -24,6 +26,8 @@ export interface ValidationOptions {
   llamaServerArgs?: readonly string[];
   /** The tokenizer of the model the template serves (a template from a GGUF): adds the `model/…` checks. */
   tokenizer?: ModelTokenizer;
+  /** Also report what engines do in the scenarios the template does not support (where Jinja2 itself throws); default false. */
+  unsupportedScenarios?: boolean;
 }
 
 export const defaultValidationOptions: ValidationOptions = { engines: DEFAULT_ENGINES };
@@ -57,7 +61,8 @@ function computeDiagnostics(doc: TemplateDocument, options: ValidationOptions): 
   if (!Array.isArray(engines)) return [engines, ...syntaxDiagnostics(doc), ...securityDiagnostics(doc)];
   const findings = engineFindings(doc, engines, scenarios, { nullToolsProbe: options.nullToolsProbe ?? true });
   const model = options.tokenizer ? modelFindings(doc, options.tokenizer) : [];
-  return [...syntaxDiagnostics(doc), ...securityDiagnostics(doc), ...model, ...findings.map((f) => toDiagnostic(f, scenarios.length))];
+  const shown = options.unsupportedScenarios ? findings : aboutSupportedScenarios(findings);
+  return [...syntaxDiagnostics(doc), ...securityDiagnostics(doc), ...model, ...shown.map((f) => toDiagnostic(f, scenarios.length))];
 }
 
 const RECENT = 8;
@@ -66,7 +71,7 @@ const recent = new Map<string, Diagnostic[]>();
 
 export function validate(doc: TemplateDocument, options: ValidationOptions = defaultValidationOptions): Diagnostic[] {
   if (options.scenarios || options.tokenizer) return computeDiagnostics(doc, options);
-  const key = `${options.engines.join(",")}\u0000${options.nullToolsProbe ?? true}\u0000${JSON.stringify(options.llamaServerArgs ?? [])}\u0000${doc.text}`;
+  const key = `${options.engines.join(",")}\u0000${options.nullToolsProbe ?? true}\u0000${options.unsupportedScenarios ?? false}\u0000${JSON.stringify(options.llamaServerArgs ?? [])}\u0000${doc.text}`;
   const found = recent.get(key) ?? computeDiagnostics(doc, options);
   recent.delete(key);
   recent.set(key, found);

@@ -116,6 +116,13 @@ suite("preview", () => {
     if (realJinja2 === "ok") assert.equal(await output("real-jinja2"), expected("jinja2", "basic"));
   });
 
+  test("the verdict line comes first and sums the columns up", async function () {
+    if (!hasBrowser) this.skip();
+    await settledSections(FIRST_RENDER_MS);
+    const [v] = await waitForElements("#verdict", ["data-kind"], (found) => found[0]?.attributes["data-kind"] === "same");
+    assert.match(v!.text, /^all \d+ engines render the same bytes/);
+  });
+
   test("a click on the output selects the template code that wrote it", async function () {
     if (!hasBrowser) this.skip();
     editor.selection = new vscode.Selection(0, 0, 0, 0);
@@ -144,6 +151,11 @@ suite("preview", () => {
       assert.ok((await version()) > before, "body[data-version] goes up with each render");
       const llamacpp = (await settledSections()).find((s) => s.attributes.id === "engine-llamacpp")!;
       assert.equal(llamacpp.attributes["data-badge"], "differs");
+      const [v] = await elements("#verdict", ["data-kind"]);
+      assert.equal(v?.attributes["data-kind"], "differs");
+      assert.match(v!.text, /^llama\.cpp dialect differs from Jinja2 at output line 1: .* reveal$/);
+      const order = (await settledSections()).map((s) => s.attributes.id);
+      assert.equal(order[0], "engine-llamacpp", "the engine that differs comes first");
       assert.ok(Number(llamacpp.attributes["data-diffs"]) >= 1, JSON.stringify(llamacpp.attributes));
       assert.equal(await output("llamacpp"), `a${expected("llamacpp", "basic")}`);
       const marked = await elements("#engine-llamacpp pre.output span.diff, #engine-llamacpp pre.output span.missing");
@@ -152,6 +164,18 @@ suite("preview", () => {
     } finally {
       await editor.edit((b) => b.delete(new vscode.Range(0, 0, 0, prefix.length)));
     }
+    await waitForOutput("jinja2", (t) => t === expected("jinja2", "basic"));
+  });
+
+  test("the Tokens button shows the token view, or says how to get a tokenizer", async function () {
+    if (!hasBrowser) this.skip();
+    await settledSections();
+    await click(`#engine-jinja2 button[data-action="tokens"]`);
+    // the fixture workspace sets no chatTemplate.preview.tokenizerModel: the column says so and what to set
+    const [note] = await waitForElements("#engine-jinja2 .token-note, #engine-jinja2 pre.token-view", [], (found) => found.length > 0);
+    assert.match(note!.text, /no tokenizer.*chatTemplate\.preview\.tokenizerModel/);
+    await screenshot("preview-tokens");
+    await click(`#engine-jinja2 button[data-action="tokens"]`);
     await waitForOutput("jinja2", (t) => t === expected("jinja2", "basic"));
   });
 

@@ -23,8 +23,12 @@ describe("chat-template check: engine diagnostics", () => {
     assert.equal(r.stdout, "");
   });
 
+  it("a finding only in the scenarios Jinja2 itself refuses is left out, and --unsupported-scenarios brings it back", () => {
+    assert.equal(runCli(["check", "--engines", "llamacpp", fixture("qwen2.5.jinja")]).stdout, "");
+  });
+
   it("text: one line per finding, naming the engine and the scenarios", () => {
-    const r = runCli(["check", "--engines", "llamacpp", fixture("qwen2.5.jinja")]);
+    const r = runCli(["check", "--engines", "llamacpp", "--unsupported-scenarios", fixture("qwen2.5.jinja")]);
     assert.equal(r.status, 0, r.stdout);
     assert.match(
       r.stdout,

@@ -36,7 +36,7 @@ function preview(text: string, scenario: string) {
   let listener: (raw: unknown) => void = () => {};
   const c = new PreviewController({
     transport: { post: (m) => posted.push(m), onMessage: (l) => ((listener = l), { dispose() {} }) },
-    host: { reveal() {}, copy() {}, saveScenario() {}, log() {} },
+    host: { reveal() {}, copy() {}, diff() {}, saveScenario() {}, log() {} },
     engines: dialectEngines(),
     scenarios: BUILTIN,
     debounceMs: 10,

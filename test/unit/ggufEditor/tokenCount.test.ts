@@ -26,6 +26,16 @@ describe("GGUF tokenizer", () => {
     assert.equal(await t.count("hi"), 2);
     assert.equal(await t.count("<|im_start|>hello<|im_end|>"), 3);
     assert.equal(await t.count(""), 0);
+    const pieces = await t.tokenize("<|im_start|>hello<|im_end|>");
+    assert.deepEqual(
+      pieces.map((p) => [p.text, p.special]),
+      [
+        ["<|im_start|>", true],
+        ["hello", false],
+        ["<|im_end|>", true],
+      ],
+    );
+    assert.equal(pieces.map((p) => p.text).join(""), "<|im_start|>hello<|im_end|>");
     await t.dispose();
   });
 
@@ -59,7 +69,7 @@ describe("a template bound to a GGUF", () => {
     const posted: HostMessage[] = [];
     const c = new PreviewController({
       transport: { post: (m) => posted.push(m), onMessage: () => ({ dispose() {} }) },
-      host: { reveal() {}, copy() {}, saveScenario() {}, log() {} },
+      host: { reveal() {}, copy() {}, diff() {}, saveScenario() {}, log() {} },
       engines: dialectEngines(),
       scenarios: builtinScenarios(readFileSync(join(__dirname, "../../../templates/scenarios.json"), "utf8")),
       debounceMs: 0,
@@ -72,6 +82,14 @@ describe("a template bound to a GGUF", () => {
     }
     assert.equal(ref?.output, "<|endoftext|>hello<|im_end|>");
     assert.equal(ref?.tokens, 3);
+    assert.deepEqual(
+      ref?.tokenView?.cells.map((c) => [c.text, c.special]),
+      [
+        ["<|endoftext|>", true],
+        ["hello", false],
+        ["<|im_end|>", true],
+      ],
+    );
     assert.deepEqual(ref?.specials, [
       { start: 0, end: 13 },
       { start: 18, end: 28 },

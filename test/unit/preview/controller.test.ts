@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { ModelBinding } from "../../../client/src/gguf/modelBinding";
-import { PreviewController, type PreviewHost } from "../../../client/src/preview/controller";
+import { PreviewController, type PreviewHost, type RenderedColumn } from "../../../client/src/preview/controller";
 import { dialectEngines, type PreviewEngine } from "../../../client/src/preview/engines/engine";
 import { realJinja2Engine } from "../../../client/src/preview/engines/realJinja2";
 import { realLlamaCppEngine } from "../../../client/src/preview/engines/realLlamaCpp";
@@ -23,7 +23,13 @@ const noPython = !hasPythonJinja2() && "python3 with jinja2 is not installed";
 interface Harness {
   controller: PreviewController;
   posted: HostMessage[];
-  calls: { reveal: [string, number, number][]; copy: string[]; save: [string, string][]; log: string[] };
+  calls: {
+    reveal: [string, number, number][];
+    copy: string[];
+    diff: [RenderedColumn, RenderedColumn[]][];
+    save: [string, string][];
+    log: string[];
+  };
   send(raw: unknown): void;
   /** The latest update once `ready` says it is complete. */
   update(ready?: (u: PreviewUpdate) => boolean): Promise<PreviewUpdate>;
@@ -37,10 +43,11 @@ after(() => live.forEach((c) => c.dispose()));
 function harness(engines: PreviewEngine[] = dialectEngines(), scenarios = BUILTIN, debounceMs = 10): Harness {
   const posted: HostMessage[] = [];
   let listener: (raw: unknown) => void = () => {};
-  const calls: Harness["calls"] = { reveal: [], copy: [], save: [], log: [] };
+  const calls: Harness["calls"] = { reveal: [], copy: [], diff: [], save: [], log: [] };
   const host: PreviewHost = {
     reveal: (...a) => calls.reveal.push(a),
     copy: (t) => calls.copy.push(t),
+    diff: (...a) => calls.diff.push(a),
     saveScenario: (...a) => calls.save.push(a),
     log: (m) => calls.log.push(m),
   };
@@ -218,6 +225,14 @@ describe("preview controller", () => {
     assert.equal(text.slice(h.calls.reveal[0][1], h.calls.reveal[0][2]), "1 + 'a'");
     h.send({ type: "copy", engine: "jinja2" });
     assert.deepEqual(h.calls.copy, ["ok You are a helpful assistant.\n"]);
+    h.send({ type: "diff", engine: "minja" });
+    const [mine, others] = h.calls.diff[0];
+    assert.deepEqual([mine.id, mine.title], ["minja", "minja dialect"]);
+    assert.deepEqual(
+      others[0],
+      { id: "jinja2", title: "Jinja2", text: "ok You are a helpful assistant.\n" },
+      "the reference is offered first",
+    );
     h.send({ type: "setOption", key: "enableThinking", value: true });
     h.send({ type: "newScenario" });
     const [name, json] = h.calls.save[0];

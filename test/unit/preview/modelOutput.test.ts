@@ -30,7 +30,7 @@ function controller(host: Partial<PreviewHost> = {}) {
   let listener: (raw: unknown) => void = () => {};
   const c = new PreviewController({
     transport: { post: (m) => posted.push(m), onMessage: (l) => ((listener = l), { dispose() {} }) },
-    host: { reveal() {}, copy() {}, saveScenario() {}, log() {}, ...host },
+    host: { reveal() {}, copy() {}, diff() {}, saveScenario() {}, log() {}, ...host },
     engines: dialectEngines(),
     scenarios: BUILTIN,
     debounceMs: 10,

@@ -31,6 +31,7 @@ const view = (more: Partial<EngineView>): EngineView => ({
   specials: [],
   tokens: null,
   tokenNote: null,
+  tokenView: null,
   ...more,
 });
 
@@ -139,6 +140,30 @@ describe("webview markup", () => {
     );
   });
 
+  it("the Tokens button shows the output as tokens: ids on hover, specials and flags marked; without a tokenizer, why", () => {
+    const tokenView = {
+      count: 2,
+      cells: [
+        { id: 1, text: "<s>", special: true, start: 0, end: 3, flag: "double BOS: x" },
+        { id: 7, text: "hi", special: false, start: 3, end: 5, flag: null },
+      ],
+      problems: ["double BOS: x"],
+    };
+    const html = engineSection(info("jinja2"), view({ output: "<s>hi", tokens: 2, tokenView }), "Jinja2", false, true);
+    assert.match(html, /<div class="token-problem">double BOS: x<\/div><pre class="token-view" data-engine="minja" data-count="2">/);
+    assert.match(html, /<span class="tok special flagged" data-id="1" title="token 1: double BOS: x">&lt;s&gt;<\/span>/);
+    assert.match(html, /<span class="tok" data-id="7" title="token 7">hi<\/span>/);
+    assert.doesNotMatch(html, /<pre class="output"/);
+    const none = engineSection(
+      info("jinja2"),
+      view({ output: "x", tokenNote: "no tokenizer (set chatTemplate.preview.tokenizerModel)" }),
+      "Jinja2",
+      false,
+      true,
+    );
+    assert.match(none, /<div class="token-note">no tokenizer \(set chatTemplate\.preview\.tokenizerModel\)<\/div>/);
+  });
+
   it("an empty output says so, and still has its copy button", () => {
     const html = engineSection(info("jinja2"), view({ output: "" }), "Jinja2", false);
     assert.match(html, /<span class="empty">\(empty output\)<\/span>/);
@@ -185,8 +210,8 @@ describe("webview markup", () => {
       [...html.matchAll(/<section class="engine" id="engine-([^"]+)"/g)].map((m) => m[1]),
       ["jinja2", "real-jinja2"],
     );
-    assert.match(engineToggles(state), /data-engine-toggle="minja"> minja/);
-    assert.match(engineToggles(state), /data-engine-toggle="real-jinja2" checked> Python Jinja2 \(real\)/);
+    assert.match(engineToggles(state), /data-engine-toggle="minja"> minja dialect/);
+    assert.match(engineToggles(state), /data-engine-toggle="real-jinja2" checked> real Python Jinja2/);
   });
 
   it("tri-state options show what the scenario says; control values become option values", () => {
@@ -241,6 +266,7 @@ describe("webview page", () => {
       "show-whitespace",
       "extra-variables",
       "engine-toggles",
+      "verdict",
       "engines",
       "context-problem",
       "message",

@@ -4,10 +4,13 @@ import type { EngineOutcome } from "../engines/engine";
 import type { DiffMark, EngineView } from "../protocol";
 import { diffChanges } from "./diff";
 import { specialTokenRanges, type SpecialTokenSet } from "./specialTokens";
+import type { TokenViewModel } from "./tokenView";
 
 export interface TokenCount {
   tokens: number | null;
   note: string | null;
+  /** The tokens themselves, once known. */
+  view?: TokenViewModel;
 }
 
 /** The reference's text behind each difference, so the webview can show what Jinja2 has there. */
@@ -24,7 +27,7 @@ export function engineView(
   specials: SpecialTokenSet,
   count: TokenCount,
 ): EngineView {
-  const base = { id, note, error: null, diffs: null, specials: [], tokens: null, tokenNote: null };
+  const base = { id, note, error: null, diffs: null, specials: [], tokens: null, tokenNote: null, tokenView: null };
   if (outcome === "pending") return { ...base, status: "pending", output: "" };
   if (outcome.status === "unavailable") return { ...base, status: "unavailable", output: "", note: outcome.reason };
   const compared = outcome.status === "ok" && reference?.status === "ok";
@@ -40,5 +43,6 @@ export function engineView(
     specials: specialTokenRanges(outcome.output, specials),
     tokens: outcome.status === "ok" ? count.tokens : null,
     tokenNote: outcome.status === "ok" ? count.note : null,
+    tokenView: outcome.status === "ok" ? (count.view ?? null) : null,
   };
 }

@@ -4,7 +4,8 @@
 // scroll position; the position also survives the webview being reloaded (setState).
 import { parseHostMessage, type OptionKey, type PreviewState, type PreviewUpdate, type WebviewMessage } from "../protocol";
 import { modelOutputHtml } from "./modelOutput";
-import { enginesHtml, engineToggles, optionValue, scenarioOptions, triStateOptions } from "./view";
+import { verdict } from "../model/verdict";
+import { enginesHtml, engineToggles, optionValue, scenarioOptions, triStateOptions, verdictHtml } from "./view";
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; setState(s: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -12,6 +13,8 @@ const post = (m: WebviewMessage) => vscode.postMessage(m);
 
 let state: PreviewState | null = null;
 let update: PreviewUpdate | null = null;
+/** The columns showing the model's tokens instead of the text (the Tokens button). */
+const tokenColumns = new Set<string>();
 let restoreScroll = (vscode.getState() as { scrollY?: number } | null)?.scrollY;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -41,7 +44,10 @@ function applyState(s: PreviewState): void {
 
 function renderEngines(): void {
   if (!state || !update) return;
-  $("engines").innerHTML = enginesHtml(state, update.engines);
+  $("engines").innerHTML = enginesHtml(state, update.engines, tokenColumns);
+  const v = verdict(state.engines, update.engines);
+  $("verdict").innerHTML = verdictHtml(v);
+  $("verdict").dataset.kind = v.kind;
   const problem = $("context-problem");
   problem.textContent = update.contextProblem ?? "";
   problem.hidden = !update.contextProblem;
@@ -91,7 +97,12 @@ document.addEventListener("click", (event) => {
   if (action) {
     const engine = action.dataset.engine ?? "";
     if (action.dataset.action === "copy") post({ type: "copy", engine });
-    else if (action.dataset.action === "reveal-error") post({ type: "revealError", engine });
+    else if (action.dataset.action === "diff") post({ type: "diff", engine });
+    else if (action.dataset.action === "tokens") {
+      if (!tokenColumns.delete(engine)) tokenColumns.add(engine);
+      renderEngines();
+    } else if (action.dataset.action === "reveal-error") post({ type: "revealError", engine });
+    else if (action.dataset.action === "reveal-output") post({ type: "reveal", engine, offset: Number(action.dataset.offset) });
     else if (action.dataset.action === "new-scenario") post({ type: "newScenario" });
     else if (action.dataset.action === "run-model")
       post({ type: "runModel", mode: action.dataset.mode === "chat" ? "chat" : "completion" });

@@ -2,6 +2,7 @@
 // check what the webview shows without a browser, and main.ts only puts them in place. Every element a
 // test or the script needs has a stable id or data attribute (see README, "Preview").
 import { segments, visibleWhitespace } from "../model/segments";
+import { engineTitle, failingFirst, type Verdict } from "../model/verdict";
 import type { DiffMark, EngineInfo, EngineView, OptionKey, PreviewState } from "../protocol";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -31,10 +32,6 @@ export function engineToggles(state: PreviewState): string {
         `<label class="toggle"><input type="checkbox" data-engine-toggle="${escapeHtml(e.id)}"${e.visible ? " checked" : ""}> ${escapeHtml(engineTitle(e))}</label>`,
     )
     .join("");
-}
-
-function engineTitle(e: EngineInfo): string {
-  return e.real ? `${e.label} (real)` : e.label;
 }
 
 /** A tri-state select's options: "as the scenario says" (showing what that is), true, false. */
@@ -107,7 +104,28 @@ export function outputHtml(view: EngineView, referenceLabel: string, showWhitesp
     .join("");
 }
 
-export function engineSection(info: EngineInfo, view: EngineView, referenceLabel: string, showWhitespace: boolean): string {
+/** The output split into the model's tokens (id on hover, specials and flagged tokens marked), or why there are none and how to get them. */
+export function tokensHtml(view: EngineView, showWhitespace: boolean): string {
+  const v = view.tokenView;
+  if (!v) return `<div class="token-note">${escapeHtml(view.tokenNote ?? "no tokens: the column has no output")}</div>`;
+  const problems = v.problems.map((p) => `<div class="token-problem">${escapeHtml(p)}</div>`).join("");
+  const cells = v.cells
+    .map((c) => {
+      const classes = ["tok", c.special && "special", c.flag && "flagged"].filter(Boolean).join(" ");
+      const text = showWhitespace ? [...c.text].map(visibleWhitespace).join("") : c.text;
+      return `<span class="${classes}" data-id="${c.id}" title="${escapeHtml(`token ${c.id}${c.flag ? `: ${c.flag}` : ""}`)}">${escapeHtml(text)}</span>`;
+    })
+    .join("");
+  return `${problems}<pre class="token-view" data-engine="${escapeHtml(view.id)}" data-count="${v.count}">${cells}</pre>`;
+}
+
+export function engineSection(
+  info: EngineInfo,
+  view: EngineView,
+  referenceLabel: string,
+  showWhitespace: boolean,
+  showTokens = false,
+): string {
   const id = escapeHtml(info.id);
   const b = badge(info, view, referenceLabel);
   const tokens =
@@ -126,11 +144,17 @@ export function engineSection(info: EngineInfo, view: EngineView, referenceLabel
   const note = view.note ? `<div class="engine-note">${escapeHtml(view.note)}</div>` : "";
   const empty = view.status === "ok" && view.output === "" ? `<span class="empty">(empty output)</span>` : "";
   const copy =
-    view.status === "ok" || view.output ? `<button data-action="copy" data-engine="${id}" title="Copy the exact output">Copy</button>` : "";
-  const output =
     view.status === "ok" || view.output
-      ? `<pre class="output" data-engine="${id}">${outputHtml(view, referenceLabel, showWhitespace)}${empty}</pre>`
+      ? `<button data-action="tokens" data-engine="${id}" aria-pressed="${showTokens}" title="Show the output as the model's tokens">Tokens</button>` +
+        `<button data-action="copy" data-engine="${id}" title="Copy the exact output">Copy</button>` +
+        `<button data-action="diff" data-engine="${id}" title="Open this output in VS Code's diff editor against another column's">Diff…</button>`
       : "";
+  const output =
+    view.status === "ok" && showTokens
+      ? tokensHtml(view, showWhitespace)
+      : view.status === "ok" || view.output
+        ? `<pre class="output" data-engine="${id}">${outputHtml(view, referenceLabel, showWhitespace)}${empty}</pre>`
+        : "";
   return (
     `<section class="engine" id="engine-${id}" data-engine="${id}" data-status="${view.status}" data-badge="${b.kind}"` +
     ` data-diffs="${view.diffs?.length ?? ""}" data-reference="${info.reference}">` +
@@ -139,12 +163,26 @@ export function engineSection(info: EngineInfo, view: EngineView, referenceLabel
   );
 }
 
-export function enginesHtml(state: PreviewState, views: readonly EngineView[]): string {
-  const referenceLabel = state.engines.find((e) => e.reference)?.label ?? "the reference";
-  return views
+/** The verdict line's content: the summary, and a button to the place in the template it is about. */
+export function verdictHtml(v: Verdict): string {
+  const engine = v.engine === null ? "" : escapeHtml(v.engine);
+  const button =
+    v.kind === "error" || v.kind === "reference-error"
+      ? ` <button class="link" data-action="reveal-error" data-engine="${engine}">reveal</button>`
+      : v.kind === "differs"
+        ? ` <button class="link" data-action="reveal-output" data-engine="${engine}" data-offset="${v.offset}">reveal</button>`
+        : "";
+  return `<span class="verdict-text">${escapeHtml(v.text)}</span>${button}`;
+}
+
+/** `tokenColumns`: the engines whose column shows tokens instead of text. */
+export function enginesHtml(state: PreviewState, views: readonly EngineView[], tokenColumns: ReadonlySet<string> = new Set()): string {
+  const reference = state.engines.find((e) => e.reference);
+  const referenceLabel = reference ? engineTitle(reference) : "the reference";
+  return failingFirst(views)
     .map((v) => {
       const info = state.engines.find((e) => e.id === v.id);
-      return info?.visible ? engineSection(info, v, referenceLabel, state.options.showWhitespace) : "";
+      return info?.visible ? engineSection(info, v, referenceLabel, state.options.showWhitespace, tokenColumns.has(v.id)) : "";
     })
     .join("");
 }

@@ -87,7 +87,7 @@ export function probeFindings(doc: TemplateDocument, dialect: Dialect, options: 
         scenarios: [],
         code: `${dialect.engine}/null-tools-probe`,
         severity: "warning",
-        message: `Older ${eng} builds probe the template with tools=[null]; it throws here (${old.message.split("\n")[0]}), so those builds infer nothing: ${NOTHING}. ${fixHint(doc, old, eng)}`,
+        message: `Older ${eng} builds' probe throws here (${old.message.split("\n")[0]}): they probe with tools=[null], so they infer nothing: ${NOTHING}. ${fixHint(doc, old, eng)}`,
       });
     }
   }
