@@ -1,6 +1,6 @@
 // What the language server asks of its analysis process (analysisProcess.ts) and what comes back, over
-// Node's IPC channel. Only the analyses that render the template go there (engine checks, quick fixes, the
-// capability probe): they run the template, and a template can build values or loop until a limit.
+// Node's IPC channel. Only the analyses that render the template go there (engine checks, quick fixes, fix all,
+// the capability probe): they run the template, and a template can build values or loop until a limit.
 import type { Diagnostic, EngineId, Span } from "../document";
 
 export interface AnalysisSettings {
@@ -12,6 +12,7 @@ export type AnalysisRequest =
   /** `model`: the GGUF whose tokenizer the `model/…` checks use, if the document serves one. */
   | { kind: "validate"; text: string; settings: AnalysisSettings; model: string | null }
   | { kind: "codeActions"; text: string; settings: AnalysisSettings; range: Span }
+  | { kind: "fixAll"; text: string; settings: AnalysisSettings }
   | { kind: "capabilities"; text: string };
 
 /** What a validation answers; `modelError`: why the model's GGUF could not be read (its checks are skipped). */

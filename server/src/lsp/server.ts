@@ -1,11 +1,17 @@
 // The LSP adapter: keeps documents, debounces validation, and maps language-service results to LSP. The
-// analyses that render the template (engine checks, quick fixes, the capability lens and hover) run in the
+// analyses that render the template (engine checks, quick fixes, fix all, the capability lens and hover) run in the
 // analysis process (analysisWorker.ts) under time and memory limits; the rest answers here, from the parse.
 import { join } from "node:path";
-import { TextDocumentSyncKind, TextDocuments, type Connection, type TextDocumentPositionParams } from "vscode-languageserver";
+import {
+  CodeActionKind,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type Connection,
+  type TextDocumentPositionParams,
+} from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { DEFAULT_ENGINES, type Diagnostic, type EngineId, isEngineId, type TemplateDocument } from "../document";
-import { type CapabilitySummary, type CodeAction, getLanguageService } from "../services";
+import { type CapabilitySummary, type CodeAction, type FixAllAction, getLanguageService } from "../services";
 import { analysisFailureDiagnostic } from "./analysisDiagnostic";
 import type { AnalysisRequest, Validation } from "./analysisProtocol";
 import { type AnalysisFailure, type AnalysisLimits, AnalysisWorker } from "./analysisWorker";
@@ -19,7 +25,7 @@ import {
   toLspSymbol,
   toRange,
 } from "./convert";
-import { toLspCapabilityLens, toLspCodeAction } from "./convertCaps";
+import { toLspCapabilityLens, toLspCodeAction, toLspFixAll } from "./convertCaps";
 import { folderPath, ModelFiles } from "./modelFiles";
 
 interface Settings {
@@ -148,7 +154,7 @@ export function startServer(connection: Connection): void {
         documentSymbolProvider: true,
         foldingRangeProvider: true,
         semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
-        codeActionProvider: { codeActionKinds: ["quickfix"] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
         codeLensProvider: {},
       },
       serverInfo: { name: "chat-template-language-server" },
@@ -167,11 +173,21 @@ export function startServer(connection: Connection): void {
     return h ? { contents: { kind: "markdown", value: h.contents }, range: toRange(a.doc, h.span) } : null;
   });
   connection.onCodeAction(async (p) => {
-    const found = await analyse<CodeAction[]>(p.textDocument.uri, (doc) => {
+    const uri = p.textDocument.uri;
+    // Fix all renders every fix round; it answers only when asked by kind (on save, or the Fix All command),
+    // never at each cursor move, where the editor asks with no kinds.
+    const only = p.context.only;
+    const asked = (kind: string) => !only || only.some((k) => kind === k || kind.startsWith(`${k}.`));
+    if (only && asked(CodeActionKind.SourceFixAll)) {
+      const found = await analyse<FixAllAction | null>(uri, (doc) => ({ kind: "fixAll", text: doc.text, settings: analysisSettings() }));
+      return found?.value ? [toLspFixAll(found.doc, uri, found.value)] : [];
+    }
+    if (!asked(CodeActionKind.QuickFix)) return [];
+    const found = await analyse<CodeAction[]>(uri, (doc) => {
       const range = { start: doc.lines.offsetAt(p.range.start), end: doc.lines.offsetAt(p.range.end) };
       return { kind: "codeActions", text: doc.text, settings: analysisSettings(), range };
     });
-    return found ? found.value.map((c) => toLspCodeAction(found.doc, p.textDocument.uri, c)) : [];
+    return found ? found.value.map((c) => toLspCodeAction(found.doc, uri, c)) : [];
   });
   connection.onCodeLens(async (p) => {
     const found = await capabilities(p.textDocument.uri);

@@ -17,6 +17,7 @@ import { getCodeActions, type CodeAction } from "./codeActions";
 import { doComplete } from "./completion";
 import { findDefinition } from "./definition";
 import { defaultValidationOptions, syntaxDiagnostics, validate, type ValidationOptions } from "./diagnostics";
+import { type FixAllAction, getFixAll } from "./fixAll";
 import { getFoldingRanges } from "./folding";
 import { doHover } from "./hover";
 import { getSemanticTokens } from "./semanticTokens";
@@ -35,6 +36,8 @@ export interface LanguageService {
   getSemanticTokens(doc: TemplateDocument): SemanticToken[];
   /** Quick fixes for the engine diagnostics that touch `range`. */
   getCodeActions(doc: TemplateDocument, range: Span, options?: ValidationOptions): CodeAction[];
+  /** Every safe fix at once (`source.fixAll`, the set `chat-template fix` applies), or null when none applies. */
+  getFixAll(doc: TemplateDocument, options?: ValidationOptions): FixAllAction | null;
   /** What llama.cpp's capability probe and autoparser infer (code lens and hover at the top). */
   getCapabilitySummary(doc: TemplateDocument): CapabilitySummary | null;
 }
@@ -51,6 +54,7 @@ export function getLanguageService(): LanguageService {
     getFoldingRanges,
     getSemanticTokens,
     getCodeActions: (doc, range, options = defaultValidationOptions) => getCodeActions(doc, range, options),
+    getFixAll: (doc, options = defaultValidationOptions) => getFixAll(doc, options),
     getCapabilitySummary: (doc) => getCapabilitySummary(doc),
   };
 }
