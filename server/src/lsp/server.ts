@@ -26,6 +26,7 @@ import {
   toRange,
 } from "./convert";
 import { toLspCapabilityLens, toLspCodeAction, toLspFixAll } from "./convertCaps";
+import { toLspSignatureHelp } from "./convertEditing";
 import { folderPath, ModelFiles } from "./modelFiles";
 
 interface Settings {
@@ -151,6 +152,7 @@ export function startServer(connection: Connection): void {
         hoverProvider: true,
         completionProvider: { triggerCharacters: [".", "|"] },
         definitionProvider: true,
+        signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: ["="] },
         documentSymbolProvider: true,
         foldingRangeProvider: true,
         semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
@@ -196,6 +198,11 @@ export function startServer(connection: Connection): void {
   connection.onCompletion((p) => {
     const a = at(p);
     return a ? service.doComplete(a.doc, a.offset).map((item) => toLspCompletion(a.doc, item)) : [];
+  });
+  connection.onSignatureHelp((p) => {
+    const a = at(p);
+    const h = a && service.getSignatureHelp(a.doc, a.offset);
+    return h && toLspSignatureHelp(h);
   });
   connection.onDefinition((p) => {
     const a = at(p);

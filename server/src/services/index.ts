@@ -3,4 +3,5 @@ export type { CapabilitySummary } from "./capabilities";
 export type { CodeAction } from "./codeActions";
 export type { FixAllAction } from "./fixAll";
 export { validate } from "./diagnostics";
+export type { SignatureHelp } from "./signatureHelp";
 export { getLanguageService } from "./languageService";

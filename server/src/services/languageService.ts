@@ -21,6 +21,7 @@ import { type FixAllAction, getFixAll } from "./fixAll";
 import { getFoldingRanges } from "./folding";
 import { doHover } from "./hover";
 import { getSemanticTokens } from "./semanticTokens";
+import { getSignatureHelp, type SignatureHelp } from "./signatureHelp";
 import { findDocumentSymbols } from "./symbols";
 
 export interface LanguageService {
@@ -31,6 +32,8 @@ export interface LanguageService {
   doHover(doc: TemplateDocument, offset: number): Hover | null;
   doComplete(doc: TemplateDocument, offset: number): CompletionItem[];
   findDefinition(doc: TemplateDocument, offset: number): Definition | null;
+  /** The signature of the call the cursor is in (macro, `caller()`, filter, test, global), with its active parameter. */
+  getSignatureHelp(doc: TemplateDocument, offset: number): SignatureHelp | null;
   findDocumentSymbols(doc: TemplateDocument): DocumentSymbol[];
   getFoldingRanges(doc: TemplateDocument): FoldingRange[];
   getSemanticTokens(doc: TemplateDocument): SemanticToken[];
@@ -50,6 +53,7 @@ export function getLanguageService(): LanguageService {
     doHover,
     doComplete,
     findDefinition,
+    getSignatureHelp,
     findDocumentSymbols,
     getFoldingRanges,
     getSemanticTokens,

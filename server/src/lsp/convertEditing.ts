@@ -1,0 +1,16 @@
+// The editing features (signature help, references, highlights, rename) in LSP shapes; kept apart from
+// convert.ts, which the older editor services own.
+import type { SignatureHelp as LspSignatureHelp } from "vscode-languageserver";
+import type { SignatureHelp } from "../services";
+
+export function toLspSignatureHelp(h: SignatureHelp): LspSignatureHelp {
+  return {
+    signatures: h.signatures.map((s) => ({
+      label: s.label,
+      documentation: { kind: "markdown", value: s.documentation },
+      parameters: s.parameters.map((p) => ({ label: p.label })),
+    })),
+    activeSignature: h.activeSignature,
+    activeParameter: h.activeParameter < 0 ? null : h.activeParameter,
+  };
+}
