@@ -26,7 +26,7 @@ import {
   toRange,
 } from "./convert";
 import { toLspCapabilityLens, toLspCodeAction, toLspFixAll } from "./convertCaps";
-import { toLspSignatureHelp } from "./convertEditing";
+import { toLspHighlight, toLspSignatureHelp } from "./convertEditing";
 import { folderPath, ModelFiles } from "./modelFiles";
 
 interface Settings {
@@ -152,6 +152,8 @@ export function startServer(connection: Connection): void {
         hoverProvider: true,
         completionProvider: { triggerCharacters: [".", "|"] },
         definitionProvider: true,
+        referencesProvider: true,
+        documentHighlightProvider: true,
         signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: ["="] },
         documentSymbolProvider: true,
         foldingRangeProvider: true,
@@ -203,6 +205,19 @@ export function startServer(connection: Connection): void {
     const a = at(p);
     const h = a && service.getSignatureHelp(a.doc, a.offset);
     return h && toLspSignatureHelp(h);
+  });
+  connection.onReferences((p) => {
+    const a = at(p);
+    const refs = a && service.findReferences(a.doc, a.offset);
+    if (!refs) return null;
+    return refs
+      .filter((r) => p.context.includeDeclaration || r.kind === "read")
+      .map((r) => ({ uri: p.textDocument.uri, range: toRange(a.doc, r) }));
+  });
+  connection.onDocumentHighlight((p) => {
+    const a = at(p);
+    const refs = a && service.findReferences(a.doc, a.offset);
+    return refs ? refs.map((r) => toLspHighlight(a.doc, r)) : null;
   });
   connection.onDefinition((p) => {
     const a = at(p);

@@ -3,5 +3,6 @@ export type { CapabilitySummary } from "./capabilities";
 export type { CodeAction } from "./codeActions";
 export type { FixAllAction } from "./fixAll";
 export { validate } from "./diagnostics";
+export type { Reference } from "./references";
 export type { SignatureHelp } from "./signatureHelp";
 export { getLanguageService } from "./languageService";

@@ -20,6 +20,7 @@ import { defaultValidationOptions, syntaxDiagnostics, validate, type ValidationO
 import { type FixAllAction, getFixAll } from "./fixAll";
 import { getFoldingRanges } from "./folding";
 import { doHover } from "./hover";
+import { findReferences, type Reference } from "./references";
 import { getSemanticTokens } from "./semanticTokens";
 import { getSignatureHelp, type SignatureHelp } from "./signatureHelp";
 import { findDocumentSymbols } from "./symbols";
@@ -32,6 +33,8 @@ export interface LanguageService {
   doHover(doc: TemplateDocument, offset: number): Hover | null;
   doComplete(doc: TemplateDocument, offset: number): CompletionItem[];
   findDefinition(doc: TemplateDocument, offset: number): Definition | null;
+  /** Every definition (`write`) and use (`read`) of the macro, parameter, variable or `ns.attr` at the offset. */
+  findReferences(doc: TemplateDocument, offset: number): Reference[] | null;
   /** The signature of the call the cursor is in (macro, `caller()`, filter, test, global), with its active parameter. */
   getSignatureHelp(doc: TemplateDocument, offset: number): SignatureHelp | null;
   findDocumentSymbols(doc: TemplateDocument): DocumentSymbol[];
@@ -54,6 +57,7 @@ export function getLanguageService(): LanguageService {
     doComplete,
     findDefinition,
     getSignatureHelp,
+    findReferences,
     findDocumentSymbols,
     getFoldingRanges,
     getSemanticTokens,

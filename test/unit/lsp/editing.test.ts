@@ -1,8 +1,11 @@
-// The editing features over real LSP: signature help (and what the server announces for it).
+// The editing features over real LSP: signature help, references and document highlights.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import {
   DidOpenTextDocumentNotification,
+  DocumentHighlightKind,
+  DocumentHighlightRequest,
+  ReferencesRequest,
   InitializedNotification,
   InitializeRequest,
   SignatureHelpRequest,
@@ -65,6 +68,42 @@ describe("language server: editing features", () => {
     assert.match(h.signatures[0].label, /^truncate\(length=255, /);
     assert.equal(h.activeParameter, 1);
     assert.match((h.signatures[0].documentation as MarkupContent).value, /\*\*llama\.cpp\*\*: throws/);
+  });
+
+  it("announces references and document highlights", () => {
+    assert.equal(init.capabilities.referencesProvider, true);
+    assert.equal(init.capabilities.documentHighlightProvider, true);
+  });
+
+  it("references of a macro parameter: its uses in the macro, with or without the declaration", async () => {
+    const position = at("role }}", 1);
+    const ask = (includeDeclaration: boolean) =>
+      client.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri: URI }, position, context: { includeDeclaration } });
+    const all = (await ask(true))!;
+    assert.deepEqual(
+      all.map((l) => [l.range.start.line, l.range.start.character]),
+      [
+        [0, 17],
+        [1, 3],
+      ],
+    );
+    assert.ok(all.every((l) => l.uri === URI));
+    assert.deepEqual((await ask(false))!.length, 1);
+  });
+
+  it("document highlights of the loop variable: its definition written, its uses read", async () => {
+    const h = (await client.connection.sendRequest(DocumentHighlightRequest.type, {
+      textDocument: { uri: URI },
+      position: at("message in", 2),
+    }))!;
+    assert.deepEqual(
+      h.map((x) => [x.range.start.line, x.kind]),
+      [
+        [3, DocumentHighlightKind.Write],
+        [4, DocumentHighlightKind.Read],
+        [4, DocumentHighlightKind.Read],
+      ],
+    );
   });
 
   it("no signature help outside a call", async () => {
