@@ -33,6 +33,8 @@ function analyse(r: AnalysisRequest): unknown {
     }
     case "codeActions":
       return service.getCodeActions(doc, r.range, r.settings);
+    case "fixAll":
+      return service.getFixAll(doc, r.settings);
     case "capabilities":
       return service.getCapabilitySummary(doc);
     case "securityHover":

@@ -1,5 +1,5 @@
 // What the language server asks of its analysis process (analysisProcess.ts) and what comes back, over
-// Node's IPC channel. Only the analyses that run the template go there (engine checks, quick fixes, the
+// Node's IPC channel. Only the analyses that run the template go there (engine checks, quick fixes, fix all, the
 // capability probe, the security finding under the cursor): they run the template, and a template can build values or loop until a limit.
 import type { Diagnostic, EngineId, Span } from "../document";
 
@@ -16,6 +16,7 @@ export type AnalysisRequest =
   /** `model`: the GGUF whose tokenizer the `model/…` checks use, if the document serves one. */
   | { kind: "validate"; text: string; settings: AnalysisSettings; model: string | null }
   | { kind: "codeActions"; text: string; settings: AnalysisSettings; range: Span }
+  | { kind: "fixAll"; text: string; settings: AnalysisSettings }
   | { kind: "capabilities"; text: string }
   /** The security finding at `offset`, for hover: finding it folds constants and renders the template. */
   | { kind: "securityHover"; text: string; offset: number };

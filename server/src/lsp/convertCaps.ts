@@ -2,7 +2,7 @@
 // services own.
 import { CodeActionKind, type CodeAction as LspCodeAction, type CodeLens } from "vscode-languageserver";
 import type { TemplateDocument } from "../document";
-import type { CapabilitySummary, CodeAction } from "../services";
+import type { CapabilitySummary, CodeAction, FixAllAction } from "../services";
 import { toLspDiagnostic, toRange } from "./convert";
 
 export function toLspCodeAction(doc: TemplateDocument, uri: string, a: CodeAction): LspCodeAction {
@@ -10,6 +10,14 @@ export function toLspCodeAction(doc: TemplateDocument, uri: string, a: CodeActio
     title: a.title,
     kind: CodeActionKind.QuickFix,
     diagnostics: a.diagnostics.map((d) => toLspDiagnostic(doc, uri, d)),
+    edit: { changes: { [uri]: a.edits.map((e) => ({ range: toRange(doc, e), newText: e.newText })) } },
+  };
+}
+
+export function toLspFixAll(doc: TemplateDocument, uri: string, a: FixAllAction): LspCodeAction {
+  return {
+    title: a.title,
+    kind: CodeActionKind.SourceFixAll,
     edit: { changes: { [uri]: a.edits.map((e) => ({ range: toRange(doc, e), newText: e.newText })) } },
   };
 }

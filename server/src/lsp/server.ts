@@ -1,12 +1,18 @@
 // The LSP adapter: keeps documents, debounces validation, and maps language-service results to LSP. The
-// analyses that run the template (engine checks, quick fixes, the capability lens and hover, the security finding
-// under the cursor) run in the document's analysis process (analysisSlots.ts) under time and memory limits; the
-// rest answers here, from the parse, and never evaluates the template.
+// analyses that run the template (engine checks, quick fixes, fix all, the capability lens and hover, the security
+// finding under the cursor) run in the document's analysis process (analysisSlots.ts) under time and memory limits;
+// the rest answers here, from the parse, and never evaluates the template.
 import { join } from "node:path";
-import { TextDocumentSyncKind, TextDocuments, type Connection, type TextDocumentPositionParams } from "vscode-languageserver";
+import {
+  CodeActionKind,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type Connection,
+  type TextDocumentPositionParams,
+} from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { DEFAULT_ENGINES, type Diagnostic, type EngineId, type Hover, isEngineId, type TemplateDocument } from "../document";
-import { type CapabilitySummary, type CodeAction, getLanguageService } from "../services";
+import { type CapabilitySummary, type CodeAction, type FixAllAction, getLanguageService } from "../services";
 import { analysisFailureDiagnostic } from "./analysisDiagnostic";
 import type { AnalysisRequest, Validation } from "./analysisProtocol";
 import { AnalysisSlots } from "./analysisSlots";
@@ -21,7 +27,8 @@ import {
   toLspSymbol,
   toRange,
 } from "./convert";
-import { toLspCapabilityLens, toLspCodeAction } from "./convertCaps";
+import { toLspCapabilityLens, toLspCodeAction, toLspFixAll } from "./convertCaps";
+import { toLspHighlight, toLspSignatureHelp } from "./convertEditing";
 import { folderPath, ModelFiles } from "./modelFiles";
 
 interface Settings {
@@ -160,10 +167,13 @@ export function startServer(connection: Connection): void {
         hoverProvider: true,
         completionProvider: { triggerCharacters: [".", "|"] },
         definitionProvider: true,
+        referencesProvider: true,
+        documentHighlightProvider: true,
+        signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: ["="] },
         documentSymbolProvider: true,
         foldingRangeProvider: true,
         semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
-        codeActionProvider: { codeActionKinds: ["quickfix"] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
         codeLensProvider: {},
       },
       serverInfo: { name: "chat-template-language-server" },
@@ -186,11 +196,21 @@ export function startServer(connection: Connection): void {
     return h ? { contents: { kind: "markdown", value: h.contents }, range: toRange(a.doc, h.span) } : null;
   });
   connection.onCodeAction(async (p) => {
-    const found = await analyse<CodeAction[]>(p.textDocument.uri, (doc) => {
+    const uri = p.textDocument.uri;
+    // Fix all renders every fix round; it answers only when asked by kind (on save, or the Fix All command),
+    // never at each cursor move, where the editor asks with no kinds.
+    const only = p.context.only;
+    const asked = (kind: string) => !only || only.some((k) => kind === k || kind.startsWith(`${k}.`));
+    if (only && asked(CodeActionKind.SourceFixAll)) {
+      const found = await analyse<FixAllAction | null>(uri, (doc) => ({ kind: "fixAll", text: doc.text, settings: analysisSettings() }));
+      return found?.value ? [toLspFixAll(found.doc, uri, found.value)] : [];
+    }
+    if (!asked(CodeActionKind.QuickFix)) return [];
+    const found = await analyse<CodeAction[]>(uri, (doc) => {
       const range = { start: doc.lines.offsetAt(p.range.start), end: doc.lines.offsetAt(p.range.end) };
       return { kind: "codeActions", text: doc.text, settings: analysisSettings(), range };
     });
-    return found ? found.value.map((c) => toLspCodeAction(found.doc, p.textDocument.uri, c)) : [];
+    return found ? found.value.map((c) => toLspCodeAction(found.doc, uri, c)) : [];
   });
   connection.onCodeLens(async (p) => {
     const found = await capabilities(p.textDocument.uri);
@@ -199,6 +219,24 @@ export function startServer(connection: Connection): void {
   connection.onCompletion((p) => {
     const a = at(p);
     return a ? service.doComplete(a.doc, a.offset).map((item) => toLspCompletion(a.doc, item)) : [];
+  });
+  connection.onSignatureHelp((p) => {
+    const a = at(p);
+    const h = a && service.getSignatureHelp(a.doc, a.offset);
+    return h && toLspSignatureHelp(h);
+  });
+  connection.onReferences((p) => {
+    const a = at(p);
+    const refs = a && service.findReferences(a.doc, a.offset);
+    if (!refs) return null;
+    return refs
+      .filter((r) => p.context.includeDeclaration || r.kind === "read")
+      .map((r) => ({ uri: p.textDocument.uri, range: toRange(a.doc, r) }));
+  });
+  connection.onDocumentHighlight((p) => {
+    const a = at(p);
+    const refs = a && service.findReferences(a.doc, a.offset);
+    return refs ? refs.map((r) => toLspHighlight(a.doc, r)) : null;
   });
   connection.onDefinition((p) => {
     const a = at(p);

@@ -1,5 +1,8 @@
 // The services layer's entrance: everything other folders use from it.
 export type { CapabilitySummary } from "./capabilities";
 export type { CodeAction } from "./codeActions";
+export type { FixAllAction } from "./fixAll";
 export { validate } from "./diagnostics";
+export type { Reference } from "./references";
+export type { SignatureHelp } from "./signatureHelp";
 export { getLanguageService } from "./languageService";

@@ -17,10 +17,13 @@ import { getCodeActions, type CodeAction } from "./codeActions";
 import { doComplete } from "./completion";
 import { findDefinition } from "./definition";
 import { defaultValidationOptions, syntaxDiagnostics, validate, type ValidationOptions } from "./diagnostics";
+import { type FixAllAction, getFixAll } from "./fixAll";
 import { getFoldingRanges } from "./folding";
 import { securityHover } from "../analysis";
 import { doHover, withRisk, wordHover } from "./hover";
+import { findReferences, type Reference } from "./references";
 import { getSemanticTokens } from "./semanticTokens";
+import { getSignatureHelp, type SignatureHelp } from "./signatureHelp";
 import { findDocumentSymbols } from "./symbols";
 
 export interface LanguageService {
@@ -36,11 +39,17 @@ export interface LanguageService {
   joinHovers(word: Hover | null, risk: Hover | null): Hover | null;
   doComplete(doc: TemplateDocument, offset: number): CompletionItem[];
   findDefinition(doc: TemplateDocument, offset: number): Definition | null;
+  /** Every definition (`write`) and use (`read`) of the macro, parameter, variable or `ns.attr` at the offset. */
+  findReferences(doc: TemplateDocument, offset: number): Reference[] | null;
+  /** The signature of the call the cursor is in (macro, `caller()`, filter, test, global), with its active parameter. */
+  getSignatureHelp(doc: TemplateDocument, offset: number): SignatureHelp | null;
   findDocumentSymbols(doc: TemplateDocument): DocumentSymbol[];
   getFoldingRanges(doc: TemplateDocument): FoldingRange[];
   getSemanticTokens(doc: TemplateDocument): SemanticToken[];
   /** Quick fixes for the engine diagnostics that touch `range`. */
   getCodeActions(doc: TemplateDocument, range: Span, options?: ValidationOptions): CodeAction[];
+  /** Every safe fix at once (`source.fixAll`, the set `chat-template fix` applies), or null when none applies. */
+  getFixAll(doc: TemplateDocument, options?: ValidationOptions): FixAllAction | null;
   /** What llama.cpp's capability probe and autoparser infer (code lens and hover at the top). */
   getCapabilitySummary(doc: TemplateDocument): CapabilitySummary | null;
 }
@@ -56,10 +65,13 @@ export function getLanguageService(): LanguageService {
     joinHovers: withRisk,
     doComplete,
     findDefinition,
+    getSignatureHelp,
+    findReferences,
     findDocumentSymbols,
     getFoldingRanges,
     getSemanticTokens,
     getCodeActions: (doc, range, options = defaultValidationOptions) => getCodeActions(doc, range, options),
+    getFixAll: (doc, options = defaultValidationOptions) => getFixAll(doc, options),
     getCapabilitySummary: (doc) => getCapabilitySummary(doc),
   };
 }

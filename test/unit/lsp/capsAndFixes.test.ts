@@ -14,11 +14,20 @@ import {
   type InitializeResult,
   type MarkupContent,
   type PublishDiagnosticsParams,
+  type TextEdit,
 } from "vscode-languageserver-protocol/node";
-import { fixture } from "../../helpers/cli";
+import { fixture, runCli } from "../../helpers/cli";
+import { HOSTILE_TEMPLATES } from "../../helpers/hostileTemplates";
 import { startServer, type TestClient } from "../../helpers/lspClient";
 
 const URI = "file:///work/glm/chat_template.jinja";
+
+/** `text` with one LSP edit applied (lines split on \n, as the fixtures are). */
+function applyLspEdit(text: string, e: TextEdit): string {
+  const lines = text.split("\n");
+  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  return text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end));
+}
 const TEXT = readFileSync(fixture("glm-style.jinja"), "utf8");
 
 describe("language server: capabilities and quick fixes", () => {
@@ -39,7 +48,7 @@ describe("language server: capabilities and quick fixes", () => {
   after(() => client.close());
 
   it("announces quick fixes and code lenses", () => {
-    assert.deepEqual(init.capabilities.codeActionProvider, { codeActionKinds: ["quickfix"] });
+    assert.deepEqual(init.capabilities.codeActionProvider, { codeActionKinds: ["quickfix", "source.fixAll"] });
     assert.deepEqual(init.capabilities.codeLensProvider, {});
   });
 
@@ -85,6 +94,44 @@ describe("language server: capabilities and quick fixes", () => {
     const [edit] = fix.edit!.changes![URI];
     assert.equal(edit.newText, "[0]");
     assert.deepEqual(edit.range, { start: { line, character: character + 9 }, end: { line, character: character + 11 } });
+  });
+
+  it("source.fixAll (codeActionsOnSave) applies every safe fix, the text `chat-template fix` prints, in one edit", async () => {
+    const ask = (only?: string[]) =>
+      client.connection.sendRequest(CodeActionRequest.type, {
+        textDocument: { uri: URI },
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        context: { diagnostics: [], ...(only ? { only } : {}) },
+      }) as Promise<CodeAction[]>;
+    const [fixAll] = await ask(["source.fixAll"]);
+    assert.equal(fixAll.kind, "source.fixAll");
+    assert.match(fixAll.title, /^Fix all: \d+ safe fixes$/);
+    const edits = fixAll.edit!.changes![URI];
+    assert.equal(edits.length, 1);
+    const fixed = applyLspEdit(TEXT, edits[0]);
+    assert.equal(fixed, runCli(["fix", fixture("glm-style.jinja")]).stdout);
+    assert.deepEqual(
+      (await ask(["source"])).map((a) => a.kind),
+      ["source.fixAll"],
+      "a request for every source action gets it too",
+    );
+    assert.ok(!(await ask()).some((a) => a.kind === "source.fixAll"), "never at a cursor move, where no kind is asked for");
+    assert.deepEqual(await ask(["refactor"]), []);
+  });
+
+  it("source.fixAll offers nothing for a template with a security finding (as `chat-template fix` refuses it)", async () => {
+    const uri = "file:///work/hostile-cycler.jinja";
+    const published = client.nextDiagnostics(uri);
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: "chat-template", version: 1, text: readFileSync(fixture("hostile-cycler.jinja"), "utf8") },
+    });
+    await published;
+    const actions = await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ["source.fixAll"] },
+    });
+    assert.deepEqual(actions, []);
   });
 
   it("chatTemplate.diagnostics.nullToolsProbe: false drops the older probe's warning", async () => {

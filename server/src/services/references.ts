@@ -1,0 +1,85 @@
+// References and document highlights: every place a symbol of the template is defined or used — a macro, a
+// macro parameter, a `set` variable, a loop variable, or a namespace attribute (`ns.x`). A variable is all
+// the bindings of its name in one Jinja2 scope (a `set` again in the same scope assigns the same variable; one
+// inside a `for` or a macro is another), and a use belongs to it when the scope analysis resolves it there.
+import type { Span, TemplateDocument } from "../document";
+import { nodesAt, walk } from "../parser";
+import { bindingDefinedAt } from "./names";
+import { resolveName, scopesOf, type Binding, type Scope, type ScopeInfo } from "./scope";
+
+export interface Reference extends Span {
+  /** A definition or assignment (`write`), or a use (`read`). */
+  kind: "read" | "write";
+}
+
+/** The symbol under the cursor: a variable (its bindings), or an attribute of a namespace variable. */
+export type SymbolAt = { bindings: Binding[]; attr: string | null; name: string };
+
+function scopeOf(info: ScopeInfo, b: Binding): Scope {
+  const find = (s: Scope): Scope | null => (s.bindings.includes(b) ? s : s.children.reduce<Scope | null>((f, c) => f ?? find(c), null));
+  return find(info.root) ?? info.root;
+}
+
+function variableOf(info: ScopeInfo, b: Binding): Binding[] {
+  return scopeOf(info, b).bindings.filter((x) => x.name === b.name);
+}
+
+/** What a name used at `at` refers to; a macro called above its definition still finds it. */
+function resolveUse(info: ScopeInfo, name: string, at: number): Binding | null {
+  return resolveName(info, name, at) ?? info.bindings.find((b) => b.name === name && b.kind === "macro") ?? null;
+}
+
+export function symbolAt(doc: TemplateDocument, offset: number): SymbolAt | null {
+  const info = scopesOf(doc.template);
+  const path = nodesAt(doc.template, offset);
+  const n = path[path.length - 1];
+  const of = (b: Binding | null, attr: string | null = null): SymbolAt | null =>
+    b ? { bindings: variableOf(info, b), attr, name: b.name } : null;
+  if (n.kind === "Name") return of(bindingDefinedAt(info, n) ?? resolveUse(info, n.name, n.start));
+  if (n.kind === "GetAttr" && n.object.kind === "Name" && n.attrSpan.start <= offset) {
+    const ns = resolveUse(info, n.object.name, n.start);
+    return ns?.kind === "namespace" ? of(ns, n.attr) : null;
+  }
+  const defined = info.bindings.find((b) => b.node === n && b.nameSpan.start <= offset && offset <= b.nameSpan.end);
+  if (defined) return of(defined);
+  // `namespace(found=…)`: the keyword declares the attribute
+  const declared = info.attributes.find((a) => a.attrSpan.start <= offset && offset <= a.attrSpan.end);
+  if (declared && declared.node.kind === "Set" && declared.node.target.kind === "Name") {
+    return of(bindingDefinedAt(info, declared.node.target), declared.attr);
+  }
+  return null;
+}
+
+/** Every definition and use of the symbol at `offset`, in text order; null when the cursor is on none. */
+export function findReferences(doc: TemplateDocument, offset: number): Reference[] | null {
+  const symbol = symbolAt(doc, offset);
+  return symbol && referencesOf(doc, symbol);
+}
+
+export function referencesOf(doc: TemplateDocument, symbol: SymbolAt): Reference[] {
+  const info = scopesOf(doc.template);
+  const inSymbol = (b: Binding | null) => !!b && symbol.bindings.includes(b);
+  const found = new Map<number, Reference>();
+  const add = (s: Span, kind: Reference["kind"]) => {
+    if (!found.has(s.start) || kind === "write") found.set(s.start, { start: s.start, end: s.end, kind });
+  };
+  if (symbol.attr === null) {
+    for (const b of symbol.bindings) add(b.nameSpan, "write");
+    walk(doc.template, (n) => {
+      if (n.kind === "Name" && n.name === symbol.name && !bindingDefinedAt(info, n) && inSymbol(resolveUse(info, n.name, n.start)))
+        add(n, "read");
+    });
+  } else {
+    for (const a of info.attributes) {
+      if (a.attr !== symbol.attr || a.object !== symbol.name) continue;
+      const owner = symbol.bindings.some((b) => b.node === a.node) || inSymbol(resolveUse(info, a.object, a.node.start));
+      if (owner) add(a.attrSpan, "write");
+    }
+    walk(doc.template, (n) => {
+      if (n.kind === "GetAttr" && n.attr === symbol.attr && n.object.kind === "Name" && n.object.name === symbol.name) {
+        if (inSymbol(resolveUse(info, n.object.name, n.start))) add(n.attrSpan, "read");
+      }
+    });
+  }
+  return [...found.values()].sort((a, b) => a.start - b.start);
+}
