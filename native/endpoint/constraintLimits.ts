@@ -19,6 +19,8 @@ export const MAX_CONSTRAINT_ALTERNATIVES = 1024;
  * `maxLength`/`minProperties`/`maxProperties` (llama.cpp writes each as a rule per repetition).
  */
 export const MAX_CONSTRAINT_REPETITION = 2000;
+/** Characters the repetitions of one grammar or pattern copy in all (`"abc"{3}` copies 3 × 5). */
+export const MAX_CONSTRAINT_EXPANSION = 1 << 20;
 /** llama.cpp's samplers take 32-bit integers and floats. */
 export const MAX_INT32 = 2 ** 31 - 1;
 export const MAX_FLOAT32 = 3.4028234663852886e38;

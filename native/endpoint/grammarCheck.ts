@@ -1,23 +1,30 @@
 // A GBNF grammar's size, nesting, alternatives and repetition bounds, checked before llama.cpp parses it:
 // a scan that skips literals, character classes and comments, as llama.cpp's parser reads them.
-import { MAX_CONSTRAINT_ALTERNATIVES, MAX_CONSTRAINT_CHARS, MAX_CONSTRAINT_NESTING, MAX_CONSTRAINT_REPETITION } from "./constraintLimits";
+import {
+  MAX_CONSTRAINT_ALTERNATIVES,
+  MAX_CONSTRAINT_CHARS,
+  MAX_CONSTRAINT_EXPANSION,
+  MAX_CONSTRAINT_NESTING,
+  MAX_CONSTRAINT_REPETITION,
+} from "./constraintLimits";
 import { badRequest, type FieldPath } from "./errors";
 
 /**
  * The `{m}`, `{m,}` or `{m,n}` at `at` (in a grammar or a regex): the offset past it, or what is wrong with its
  * bounds; undefined when it is no repetition (llama.cpp says what is wrong then).
  */
-export function repetitionAt(text: string, at: number): { end: number; problem?: string } | undefined {
+export function repetitionAt(text: string, at: number): { end: number; copies: number; problem?: string } | undefined {
   const m = /^\{\s*(\d+)\s*(,\s*(\d*)\s*)?\}/.exec(text.slice(at, at + 64));
   if (!m) return undefined;
   const min = Number(m[1]);
   // {m,} is m copies and a star: only m is written out
   const max = m[2] === undefined ? min : m[3] === "" ? undefined : Number(m[3]);
   const end = at + m[0].length;
-  if (Math.max(min, max ?? min) > MAX_CONSTRAINT_REPETITION)
-    return { end, problem: `a repetition of ${Math.max(min, max ?? min)} is more than the limit of ${MAX_CONSTRAINT_REPETITION}` };
-  if (max !== undefined && min > max) return { end, problem: `a repetition's minimum ${min} is above its maximum ${max}` };
-  return { end };
+  const copies = Math.max(min, max ?? min);
+  if (copies > MAX_CONSTRAINT_REPETITION)
+    return { end, copies, problem: `a repetition of ${copies} is more than the limit of ${MAX_CONSTRAINT_REPETITION}` };
+  if (max !== undefined && min > max) return { end, copies, problem: `a repetition's minimum ${min} is above its maximum ${max}` };
+  return { end, copies };
 }
 
 /** `line L, column C` of an offset. */
@@ -40,10 +47,16 @@ export function checkGrammar(text: string, path: FieldPath): void {
   const refuse = (what: string, at: number) => badRequest(`${what} at ${lineColumn(text, at)}`, path);
   let depth = 0;
   let alternatives = 0;
+  // llama.cpp copies a repeated literal or class into its rule once per repetition (a group or a rule is
+  // copied as one reference): what the repetitions add, in characters of the element they copy
+  let element = 0;
+  let expanded = 0;
   for (let i = 0; i < text.length;) {
     const c = text[i];
     if (c === '"' || c === "[") {
-      i = skipDelimited(text, i, c === '"' ? '"' : "]");
+      const end = skipDelimited(text, i, c === '"' ? '"' : "]");
+      element = end - i;
+      i = end;
       continue;
     }
     if (c === "#") {
@@ -57,10 +70,13 @@ export function checkGrammar(text: string, path: FieldPath): void {
       throw refuse(`more than ${MAX_CONSTRAINT_ALTERNATIVES} alternatives ('|')`, i);
     const r = c === "{" ? repetitionAt(text, i) : undefined;
     if (r?.problem) throw refuse(r.problem, i);
+    if (r && (expanded += element * r.copies) > MAX_CONSTRAINT_EXPANSION)
+      throw refuse(`repetitions copy more than ${MAX_CONSTRAINT_EXPANSION} characters`, i);
     if (r) {
       i = r.end;
       continue;
     }
+    if (c === ")" || /[\w-]/.test(c)) element = 1;
     i++;
   }
 }

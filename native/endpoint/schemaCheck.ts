@@ -3,7 +3,13 @@
 // converter cannot take, refused the same way wherever the schema comes from: a `pattern` that is no regular
 // expression (ECMA-262, as JSON Schema says), and a `$ref` that is not a pointer into the schema (`#/…`; `#`
 // alone, the whole schema in itself, is a recursion llama.cpp does not convert).
-import { MAX_CONSTRAINT_ALTERNATIVES, MAX_CONSTRAINT_CHARS, MAX_CONSTRAINT_NESTING, MAX_CONSTRAINT_REPETITION } from "./constraintLimits";
+import {
+  MAX_CONSTRAINT_ALTERNATIVES,
+  MAX_CONSTRAINT_CHARS,
+  MAX_CONSTRAINT_EXPANSION,
+  MAX_CONSTRAINT_NESTING,
+  MAX_CONSTRAINT_REPETITION,
+} from "./constraintLimits";
 import { badRequest, type FieldPath } from "./errors";
 import type { Fields } from "./fields";
 import { repetitionAt } from "./grammarCheck";
@@ -26,18 +32,29 @@ function patternProblem(pattern: string): string | undefined {
   } catch (e) {
     return `is not a valid regular expression: ${(e as Error).message}`;
   }
-  let depth = 0;
+  // as in a grammar (grammarCheck.ts), counting a group as long as its text
+  const groups: number[] = [];
+  let element = 0;
+  let expanded = 0;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
+    const from = i;
     if (c === "\\") i++;
     else if (c === "[") {
       while (i < pattern.length && pattern[i] !== "]") i += pattern[i] === "\\" ? 2 : 1;
-    } else if (c === "(" && ++depth > MAX_CONSTRAINT_NESTING) return `nests groups deeper than ${MAX_CONSTRAINT_NESTING} levels`;
-    else if (c === ")") depth--;
-    else if (c === "{") {
+    } else if (c === "(" && groups.push(i) > MAX_CONSTRAINT_NESTING) return `nests groups deeper than ${MAX_CONSTRAINT_NESTING} levels`;
+    else if (c === ")") {
+      element = i - (groups.pop() ?? i) + 1;
+      continue;
+    } else if (c === "{") {
       const r = repetitionAt(pattern, i);
       if (r?.problem) return `at character ${i + 1}: ${r.problem}`;
+      if (r && (expanded += element * r.copies) > MAX_CONSTRAINT_EXPANSION)
+        return `at character ${i + 1}: repetitions copy more than ${MAX_CONSTRAINT_EXPANSION} characters`;
+      if (r) i = r.end - 1;
+      continue;
     }
+    element = i - from + 1;
   }
   return undefined;
 }
