@@ -10,9 +10,11 @@ export function checkJsonDepth(body: unknown, limit = MAX_JSON_DEPTH): void {
     const { value, depth, field } = stack.pop()!;
     if (typeof value !== "object" || value === null) continue;
     if (depth >= limit) {
-      throw badRequest(`arrays and objects nest deeper than ${limit} levels`, field === null ? [] : [field]);
+      throw badRequest(`arrays and objects nest deeper than ${limit} levels`, field ? [field] : []);
     }
     const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
-    for (const [key, child] of entries) stack.push({ value: child, depth: depth + 1, field: field ?? String(key) });
+    // the body's own fields are named; a body that is an array has none
+    const named = depth === 0 && !Array.isArray(value);
+    for (const [key, child] of entries) stack.push({ value: child, depth: depth + 1, field: named ? String(key) : field });
   }
 }
