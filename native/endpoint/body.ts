@@ -4,6 +4,7 @@
 import type { IncomingMessage } from "node:http";
 import { JsonError, parseJson } from "../../server/src/interpreter";
 import { ApiError, badRequest } from "./errors";
+import { checkJsonDepth } from "./jsonDepth";
 
 /**
  * A context's worth of bytes: a token is rarely more than a few bytes of text, and JSON escaping, tool
@@ -36,11 +37,14 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") throw badRequest("request body is empty: send a JSON object", null, "invalid_json");
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (e) {
     throw badRequest(`request body is not valid JSON: ${jsonErrorAt(text) ?? (e as Error).message}`, null, "invalid_json");
   }
+  checkJsonDepth(body);
+  return body;
 }
 
 /** V8's messages give no line and column for most errors; our Python-compatible reader does. */

@@ -5,11 +5,13 @@
 import { type ChatRequest, parseChatOutput } from "../engine";
 import { Fields } from "./fields";
 import { sendJson, type RouteContext } from "./route";
+import { checkToolSchemas } from "./schemaCheck";
 
 export async function chatParse(ctx: RouteContext): Promise<void> {
   const f = Fields.of(await ctx.body(), []);
   const text = f.need("text", f.string);
   const source = f.string("chat_template");
+  checkToolSchemas(f);
   const request: ChatRequest = {
     messages: f.need("messages", f.array),
     tools: f.array("tools"),

@@ -5,6 +5,8 @@
 // other clients send their whole settings with every request.
 import { badRequest } from "./errors";
 import type { Fields } from "./fields";
+import { checkGrammar } from "./grammarCheck";
+import { checkJsonSchema } from "./schemaCheck";
 
 export interface LlamaParams {
   grammar?: string;
@@ -64,6 +66,9 @@ export function llamaParams(f: Fields): LlamaParams {
   const grammar = f.string("grammar");
   const jsonSchema = f.object("json_schema")?.value;
   if (grammar !== undefined && jsonSchema !== undefined) throw badRequest("give a grammar or a json_schema, not both", f.at("grammar"));
-  const ping = f.number("sse_ping_interval", -1);
+  if (grammar !== undefined) checkGrammar(grammar, f.at("grammar"));
+  if (jsonSchema !== undefined) checkJsonSchema(jsonSchema, f.at("json_schema"));
+  // a day: past 2^31 ms Node fires a timer at once, which would ping without pause
+  const ping = f.number("sse_ping_interval", -1, 86_400);
   return { grammar: grammar || undefined, jsonSchema, ssePingSeconds: ping !== undefined && ping <= 0 ? -1 : ping };
 }

@@ -2,9 +2,11 @@
 // blocks become the assistant's tool_calls and tool_result blocks become tool messages, so the template
 // renders a tool conversation as it was trained to; thinking blocks become reasoning_content.
 import type { ChatRequest, SamplingOptions } from "../../engine";
+import { MAX_INT32 } from "../constraintLimits";
 import { badRequest, formatPath } from "../errors";
 import { Fields } from "../fields";
 import { llamaParams, type LlamaParams } from "../llamaParams";
+import { checkJsonSchema } from "../schemaCheck";
 
 export interface MessagesParams {
   request: ChatRequest;
@@ -104,6 +106,7 @@ function convertTools(f: Fields): object[] | undefined {
     if (type !== undefined && type !== "custom")
       throw badRequest(`server tools ('${type}') are not supported; define the tool with name and input_schema`, t.at("type"));
     const schema = t.need("input_schema", t.object);
+    checkJsonSchema(schema.value, schema.path);
     return {
       type: "function",
       function: { name: t.need("name", t.string), description: t.string("description") ?? "", parameters: schema.value },
@@ -158,7 +161,7 @@ export function parseMessagesRequest(body: unknown, purpose: "generate" | "count
       grammar: llama.grammar,
       json_schema: llama.jsonSchema,
     },
-    sampling: { temperature: f.number("temperature", 0, 1), topP: f.number("top_p", 0, 1), topK: f.integer("top_k", 0) },
+    sampling: { temperature: f.number("temperature", 0, 1), topP: f.number("top_p", 0, 1), topK: f.integer("top_k", 0, MAX_INT32) },
     maxTokens,
     stop: f.array("stop_sequences") ? f.strings("stop_sequences")! : [],
     stream: f.boolean("stream") ?? false,

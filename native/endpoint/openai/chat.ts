@@ -5,6 +5,7 @@ import type { MessageDelta } from "../chatOutput";
 import { dflashHeaders, timings } from "../dflash";
 import { badRequest } from "../errors";
 import { Fields } from "../fields";
+import { checkJsonSchema, checkToolSchemas } from "../schemaCheck";
 import { sendJson, type RouteContext } from "../route";
 import { chatLogprobs, chatLogprobsRequest } from "./logprobs";
 import { commonParams, usageOf } from "./params";
@@ -34,6 +35,13 @@ function checkMessages(f: Fields): unknown[] {
   return messages;
 }
 
+/** OpenAI's `json_schema.schema`, or llama-server's `schema` beside the type. */
+function checkResponseFormat(format: Fields): void {
+  if (format.has("schema")) checkJsonSchema(format.raw("schema"), format.at("schema"));
+  const named = format.object("json_schema");
+  if (named?.has("schema")) checkJsonSchema(named.raw("schema"), named.at("schema"));
+}
+
 function toolChoice(f: Fields): ChatRequest["tool_choice"] {
   const v = f.raw("tool_choice");
   if (v === undefined) return undefined;
@@ -52,9 +60,11 @@ export function chatRequestOf(f: Fields): ChatRequest {
     const fn = t.need("function", t.object);
     fn.need("name", fn.string);
   });
+  checkToolSchemas(f);
   const choice = toolChoice(f);
   const format = f.object("response_format");
   format?.need("type", format.string);
+  if (format) checkResponseFormat(format);
   return {
     messages: checkMessages(f),
     tools: f.array("tools"),

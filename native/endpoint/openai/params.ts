@@ -1,6 +1,7 @@
 // The request fields chat completions and completions share: model, streaming, sampling, limits, stops, and
 // llama-server's extensions (llamaParams.ts).
 import type { SamplingOptions } from "../../engine";
+import { MAX_FLOAT32, MAX_INT32, MAX_REPEAT_LAST_N } from "../constraintLimits";
 import { badRequest, type FieldPath } from "../errors";
 import { wrongType, type Fields } from "../fields";
 import { llamaParams, refuseUnsupported, type LlamaParams } from "../llamaParams";
@@ -41,7 +42,7 @@ function logitBias(f: Fields): Record<number, number> | undefined {
   } else throw wrongType(["logit_bias"], "an object of token ids to biases", v);
   const bias: Record<number, number> = {};
   for (const p of pairs) {
-    if (!Number.isInteger(p.token) || (p.token as number) < 0)
+    if (!Number.isInteger(p.token) || (p.token as number) < 0 || (p.token as number) > MAX_INT32)
       throw badRequest(`must be keyed by token ids, got ${JSON.stringify(p.token)}`, p.at);
     if (p.bias === false || p.bias === -100) bias[p.token as number] = -Infinity;
     else if (typeof p.bias === "number" && p.bias >= -100 && p.bias <= 100) bias[p.token as number] = p.bias;
@@ -65,14 +66,14 @@ export function commonParams(f: Fields): CommonParams {
     sampling: {
       temperature: f.number("temperature", 0, 2),
       topP: f.number("top_p", 0, 1),
-      topK: f.integer("top_k", 0),
+      topK: f.integer("top_k", 0, MAX_INT32),
       minP: f.number("min_p", 0, 1),
       // -1: a random seed, as in llama-server
       seed: nonNegative(f.integer("seed", -1, 0xffffffff)),
       frequencyPenalty: f.number("frequency_penalty", -2, 2),
       presencePenalty: f.number("presence_penalty", -2, 2),
-      repeatPenalty: f.number("repeat_penalty", 0),
-      repeatLastN: f.integer("repeat_last_n", -1),
+      repeatPenalty: positive(f, "repeat_penalty"),
+      repeatLastN: f.integer("repeat_last_n", -1, MAX_REPEAT_LAST_N),
       logitBias: logitBias(f),
     },
     maxTokens: f.integer("max_completion_tokens", 1) ?? f.integer("max_tokens", 1) ?? nPredict(f),
@@ -94,6 +95,13 @@ function nPredict(f: Fields): number | undefined {
   const n = f.integer("n_predict", -1);
   if (n === 0) throw badRequest("must be -1 (no limit) or at least 1: a request here always generates", ["n_predict"]);
   return n === undefined || n < 0 ? undefined : n;
+}
+
+/** llama.cpp divides by the repetition penalty, a 32-bit float. */
+function positive(f: Fields, key: string): number | undefined {
+  const v = f.number(key, 0, MAX_FLOAT32);
+  if (v === 0) throw badRequest("must be greater than 0", f.at(key));
+  return v;
 }
 
 const nonNegative = (n: number | undefined) => (n === undefined || n < 0 ? undefined : n);
