@@ -12,6 +12,8 @@ export interface ChatJob {
   request: ChatRequest;
   sampling: SamplingOptions;
   maxTokens?: number;
+  /** A max_tokens past the room left is cut to it instead of refused (the OpenAI routes, by default). */
+  clampMaxTokens?: boolean;
   stop: string[];
   ignoreEos?: boolean;
   /** The request's own template (`chat_template`, as vLLM takes it) instead of the served one: A/B of templates on one model. */
@@ -19,6 +21,8 @@ export interface ChatJob {
   /** Prefix of generated tool-call ids (call_, toolu_). */
   idPrefix: string;
   signal: AbortSignal;
+  /** Called once the request fits and the queue has taken it: a stream may start. */
+  onAccepted?: () => void;
   /** Called once the prompt is tokenized, before waiting for the generation slot. */
   onPrompt?: (promptTokens: number) => void;
   /** Streams: how many prompt tokens the KV cache served, before the first deltas (as the final stats will say). */
@@ -66,6 +70,8 @@ export async function runChat(services: Services, job: ChatJob): Promise<ChatOut
   const result = await generate(engine, services.queue, tokens, {
     ...job.sampling,
     maxTokens: job.maxTokens,
+    clampMaxTokens: job.clampMaxTokens,
+    onAccepted: job.onAccepted,
     stop: job.stop,
     ignoreEos: job.ignoreEos,
     chat: prompt,
