@@ -2,6 +2,7 @@
 // llama-server would build), generation, and the assistant message parsed from the output by the
 // template's format. Streams get the message as deltas while it is generated.
 import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions, TokenLogprobs } from "../engine";
+import { agentDemoPrompt } from "./agentDemo";
 import { IncrementalParser, type MessageDelta, type MessageOut } from "./chatOutput";
 import { generate } from "./generation";
 import { applyWithSystemTurns } from "./systemTurns";
@@ -63,7 +64,9 @@ export async function runChat(services: Services, job: ChatJob): Promise<ChatOut
   const { engine, template } = services.model.ready();
   const chat = job.chatTemplate === undefined ? template.current() : await engine.chatTemplate(job.chatTemplate);
   // tool_choice required or named: the chat layer's grammar allows nothing but the call (forced_tool_call.cpp)
-  const prompt = await applyWithSystemTurns(chat, job.request);
+  const apply = (request: ChatRequest) => applyWithSystemTurns(chat, request);
+  const steered = services.model.agentDemo && job.chatTemplate === undefined ? await agentDemoPrompt(apply, job.request) : null;
+  const prompt = steered ?? (await apply(job.request));
   const tokens = await engine.tokenize(prompt.prompt);
   job.onPrompt?.(tokens.length);
   const parser = await IncrementalParser.open(prompt, job.idPrefix, job.onDeltas ?? (() => {}));
