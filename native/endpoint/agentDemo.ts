@@ -6,8 +6,8 @@
 //     running `ls`), whose arguments the grammar holds to a schema-valid value for each required field;
 //   - a turn that answers tool results: a short text that quotes the last result.
 // The output is still the model's own tokens, sampled under the grammar; the server adds no text. The prompt is
-// the request's own (with thinking off, which the template renders as an empty think block, so that the random
-// model cannot ramble before the call); only the grammar comes from the narrowed request.
+// the request's own, token for token; only the constraints (grammar, triggers, parser) come from the narrowed
+// request, built with thinking off so that nothing (no reasoning the random model would ramble in) comes first.
 import type { ChatPrompt, ChatRequest } from "../engine";
 
 type Apply = (request: ChatRequest) => Promise<ChatPrompt>;
@@ -115,10 +115,11 @@ export async function agentDemoPrompt(apply: Apply, request: ChatRequest): Promi
   if (!tools.length || (request.tool_choice ?? "auto") !== "auto") return null;
   if (request.response_format || request.grammar !== undefined || request.json_schema !== undefined) return null;
   const messages = request.messages as Message[];
+  // the grammar (not the prompt) as with thinking off: the call or the answer comes first, no reasoning before it
   const plain: ChatRequest = { ...request, chat_template_kwargs: { ...request.chat_template_kwargs, enable_thinking: false } };
   const results = pendingResults(messages);
   if (results.length) {
-    const prompt = await apply({ ...plain, tool_choice: "none" });
+    const prompt = await apply(request);
     const answer = literalGrammar(answerQuoting(textOf(results.at(-1)!.content)));
     const constraint = await apply({ ...plain, tools: undefined, tool_choice: undefined, parallel_tool_calls: undefined, grammar: answer });
     return { ...constraint, prompt: prompt.prompt };
@@ -129,7 +130,7 @@ export async function agentDemoPrompt(apply: Apply, request: ChatRequest): Promi
     tool_choice: { type: "function", function: { name: tool.function?.name ?? "" } },
     parallel_tool_calls: false,
   };
-  const prompt = await apply(forced);
+  const prompt = await apply(request);
   const constraint = await apply({ ...forced, tools: [narrowed(tool)] });
   return { ...constraint, prompt: prompt.prompt };
 }
