@@ -3,7 +3,8 @@
 // short text quoting it, on every API, streamed or not; never on a model whose own metadata does not say so.
 import Anthropic from "@anthropic-ai/sdk";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import OpenAI from "openai";
@@ -210,4 +211,33 @@ test("a model without the mark is never steered: the same tool-result turn gets 
   } finally {
     await plain.stop();
   }
+});
+
+test("the openai SDK's Responses API drives an agent loop: the call really runs, its output comes back quoted", async () => {
+  const dir = mkdtempSync(join(modelDir, "agent-"));
+  writeFileSync(join(dir, "found-by-the-agent.txt"), "");
+  const tool = {
+    type: "function" as const,
+    name: "exec_command",
+    description: "Run a shell command in the workspace",
+    parameters: { type: "object", properties: { cmd: { type: "string" } }, required: ["cmd"] },
+    strict: false,
+  };
+  const input: OpenAI.Responses.ResponseInput = [{ role: "user", content: "Which files are in the workspace?" }];
+  let requests = 0;
+  for (;;) {
+    requests++;
+    const r = await openai.responses.stream({ model: "m", input, tools: [tool], max_output_tokens: 200 }).finalResponse();
+    const calls = r.output.filter((i) => i.type === "function_call") as OpenAI.Responses.ResponseFunctionToolCall[];
+    if (!calls.length) {
+      assert.match(r.output_text, /found-by-the-agent\.txt/);
+      break;
+    }
+    assert.ok(requests < 3, "the loop ends after one call");
+    for (const call of calls) {
+      const output = execFileSync("sh", ["-c", JSON.parse(call.arguments).cmd], { cwd: dir, encoding: "utf8" });
+      input.push(call, { type: "function_call_output", call_id: call.call_id, output });
+    }
+  }
+  assert.equal(requests, 2);
 });
