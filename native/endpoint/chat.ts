@@ -2,6 +2,7 @@
 // llama-server would build), generation, and the assistant message parsed from the output by the
 // template's format. Streams get the message as deltas while it is generated.
 import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions, TokenLogprobs } from "../engine";
+import { agentDemoPrompt } from "./agentDemo";
 import { IncrementalParser, type MessageDelta, type MessageOut } from "./chatOutput";
 import { generate } from "./generation";
 import { applyWithSystemTurns } from "./systemTurns";
@@ -12,6 +13,8 @@ export interface ChatJob {
   request: ChatRequest;
   sampling: SamplingOptions;
   maxTokens?: number;
+  /** A max_tokens past the room left is cut to it instead of refused (the OpenAI routes, by default). */
+  clampMaxTokens?: boolean;
   stop: string[];
   ignoreEos?: boolean;
   /** The request's own template (`chat_template`, as vLLM takes it) instead of the served one: A/B of templates on one model. */
@@ -19,6 +22,8 @@ export interface ChatJob {
   /** Prefix of generated tool-call ids (call_, toolu_). */
   idPrefix: string;
   signal: AbortSignal;
+  /** Called once the request fits and the queue has taken it: a stream may start. */
+  onAccepted?: () => void;
   /** Called once the prompt is tokenized, before waiting for the generation slot. */
   onPrompt?: (promptTokens: number) => void;
   /** Streams: how many prompt tokens the KV cache served, before the first deltas (as the final stats will say). */
@@ -59,13 +64,17 @@ export async function runChat(services: Services, job: ChatJob): Promise<ChatOut
   const { engine, template } = services.model.ready();
   const chat = job.chatTemplate === undefined ? template.current() : await engine.chatTemplate(job.chatTemplate);
   // tool_choice required or named: the chat layer's grammar allows nothing but the call (forced_tool_call.cpp)
-  const prompt = await applyWithSystemTurns(chat, job.request);
+  const apply = (request: ChatRequest) => applyWithSystemTurns(chat, request);
+  const steered = services.model.agentDemo && job.chatTemplate === undefined ? await agentDemoPrompt(apply, job.request) : null;
+  const prompt = steered ?? (await apply(job.request));
   const tokens = await engine.tokenize(prompt.prompt);
   job.onPrompt?.(tokens.length);
   const parser = await IncrementalParser.open(prompt, job.idPrefix, job.onDeltas ?? (() => {}));
   const result = await generate(engine, services.queue, tokens, {
     ...job.sampling,
     maxTokens: job.maxTokens,
+    clampMaxTokens: job.clampMaxTokens,
+    onAccepted: job.onAccepted,
     stop: job.stop,
     ignoreEos: job.ignoreEos,
     chat: prompt,

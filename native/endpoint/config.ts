@@ -5,7 +5,7 @@ import { normalOrigin } from "./origin";
 
 export const usage =
   "chat-template serve [--target FILE [--draft FILE]] [--chat-template-file FILE [--chat-template-mirror-of NAME]] [--host ADDR] [--port N] [--api-key KEY] [--allowed-origins LIST] " +
-  "[--context N] [--gpu-layers N] [--threads N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--cache-ram MiB] [--sse-ping-interval S] [--queue N] [--model-name NAME] [--exit-on-stdin-close]";
+  "[--context N] [--gpu-layers N] [--threads N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--cache-ram MiB] [--sse-ping-interval S] [--max-tokens-overflow clamp|reject] [--queue N] [--model-name NAME] [--exit-on-stdin-close]";
 
 export interface ServeConfig {
   /** Absent: the demo pair (random weights). */
@@ -36,6 +36,11 @@ export interface ServeConfig {
   cacheRamMiB: number;
   /** Seconds between keep-alive comments on a silent stream (llama-server's --sse-ping-interval); -1: none. */
   ssePingSeconds: number;
+  /**
+   * An OpenAI request whose max_tokens passes the room the prompt leaves: cut to that room (llama-server's way,
+   * which agents that ask for 64000 rely on) or refused with a 400. Anthropic's route always refuses.
+   */
+  maxTokensOverflow: "clamp" | "reject";
   /** Requests that may wait while one generates; more get 429. */
   maxQueue: number;
   modelName?: string;
@@ -77,6 +82,11 @@ function ssePing(value: string | undefined): number {
   return n;
 }
 
+function maxTokensOverflow(value: string | undefined): ServeConfig["maxTokensOverflow"] {
+  if (value === undefined || value === "clamp" || value === "reject") return value ?? "clamp";
+  throw new UsageError(`--max-tokens-overflow must be clamp or reject (got '${value}')`);
+}
+
 export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeConfig {
   const args = parseArgs(argv, {
     values: [
@@ -96,6 +106,7 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
       "draft-window",
       "cache-ram",
       "sse-ping-interval",
+      "max-tokens-overflow",
       "queue",
       "model-name",
     ],
@@ -142,6 +153,7 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     draftWindow: int(v("draft-window"), "draft-window", 1, 1 << 24),
     cacheRamMiB: int(v("cache-ram"), "cache-ram", 0, 1 << 24) ?? DEFAULT_CACHE_RAM_MIB,
     ssePingSeconds: ssePing(v("sse-ping-interval")),
+    maxTokensOverflow: maxTokensOverflow(v("max-tokens-overflow")),
     maxQueue: int(v("queue"), "queue", 0, 100000) ?? DEFAULT_QUEUE,
     modelName: v("model-name"),
     exitOnStdinClose: args.switches.has("exit-on-stdin-close"),

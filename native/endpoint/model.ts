@@ -3,6 +3,7 @@
 import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { Engine, type ModelInfo } from "../engine";
+import { isAgentDemo } from "../testModels";
 import type { ServeConfig } from "./config";
 import { ApiError } from "./errors";
 import { TemplateSource, type TemplateEvent } from "./templateSource";
@@ -30,6 +31,8 @@ export class ModelHost {
   /** When the model became ready (ms since the epoch). */
   loadedAt = 0;
   readonly id: string;
+  /** The target's metadata marks it as the agent demo (native/testModels/agentDemo.ts): its tool turns are steered. */
+  agentDemo = false;
 
   constructor(
     readonly files: ModelFiles,
@@ -72,6 +75,7 @@ export class ModelHost {
         await engine.close();
         return;
       }
+      this.agentDemo = isAgentDemo(this.files.target);
       this.loaded = { engine, info: engine.info, template };
       this.loadedAt = Date.now();
       this.status = { state: "ready" };

@@ -27,12 +27,14 @@ export class GenerationQueue {
 
   /**
    * Resolves with a release function once this request may generate. Rejects with QueueFullError when the
-   * wait list is full, and with the signal's reason when the client goes away while waiting.
+   * wait list is full, and with the signal's reason when the client goes away while waiting. `onAccepted` is
+   * called at once when the request gets the slot or a place in the wait list (a stream may then start).
    */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  acquire(signal?: AbortSignal, onAccepted?: () => void): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (!this.busy) {
       this.busy = true;
+      onAccepted?.();
       return Promise.resolve(this.releaser());
     }
     if (this.waiters.length >= this.maxWaiting) {
@@ -54,6 +56,7 @@ export class GenerationQueue {
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       this.waiters.push(waiter);
+      onAccepted?.();
     });
   }
 

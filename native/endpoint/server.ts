@@ -22,6 +22,7 @@ import { root } from "./root";
 import { sendJson, type Handler } from "./route";
 import type { Services } from "./services";
 import { props } from "./props";
+import { responses } from "./responses";
 import { slots } from "./slots";
 import { detokenize, tokenize } from "./tokenize";
 
@@ -37,6 +38,7 @@ const ROUTES: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
   "/v1/models": { GET: models },
   "/v1/chat/completions": { POST: chatCompletions },
   "/v1/completions": { POST: completions },
+  "/v1/responses": { POST: responses },
   "/v1/messages": { POST: messages },
   "/v1/messages/count_tokens": { POST: countTokens },
   "/v1/messages/apply-template": { POST: applyMessagesTemplate },
@@ -102,7 +104,7 @@ export function createEndpointServer(services: Services): Server {
       await inRequest(record, () => handler(ctx));
     } catch (e) {
       if (controller.signal.aborted) return;
-      const error = toApiError(e, path === "/v1/completions" ? "prompt" : "messages");
+      const error = toApiError(e, path === "/v1/completions" ? "prompt" : path === "/v1/responses" ? "input" : "messages");
       const body = isAnthropic(path) ? anthropicError(error) : openaiError(error);
       record.error = body.error.message;
       if (res.headersSent) return failStream(res, path, error);

@@ -2,9 +2,11 @@
 // (a full queue, a context overflow) is still answered with a status code and a JSON error. The DFlash
 // statistics go out as trailers, declared up front, once the generation is over.
 //
-// A stream that stays silent (a long prefill, a wait in the queue) gets a keep-alive comment every
-// `pingSeconds`, which SSE parsers skip (llama-server's --sse-ping-interval), so clients and proxies with an
-// idle timeout keep the connection. The first one starts the response: an error after it is told in the stream.
+// A stream that stays silent (a long prefill, a wait in the queue) gets a keep-alive every `pingSeconds`
+// (llama-server's --sse-ping-interval), so clients and proxies with an idle timeout keep the connection. By
+// default it is a comment, which SSE parsers skip; an API's writer may give an event of its own instead, because
+// clients' idle guards count only what their parser yields (qwen-code aborts after 240 s of comments alone).
+// The first one starts the response: an error after it is told in the stream.
 import type { ServerResponse } from "node:http";
 import { DFLASH_HEADERS } from "./dflash";
 
@@ -14,15 +16,20 @@ export class SseStream {
   private readonly ping?: NodeJS.Timeout;
   /** An event went out since the last tick of the ping timer. */
   private spoke = false;
+  /** Sends the API's keep-alive event (set by its writer); absent: a comment. */
+  keepAlive?: () => void;
 
   constructor(
     private readonly res: ServerResponse,
-    /** <= 0: no keep-alive comments. */
+    /** <= 0: no keep-alives. */
     pingSeconds = -1,
   ) {
     if (pingSeconds > 0) {
       this.ping = setInterval(() => {
-        if (!this.spoke) this.write(PING);
+        if (!this.spoke) {
+          if (this.keepAlive) this.keepAlive();
+          else this.write(PING);
+        }
         this.spoke = false;
       }, pingSeconds * 1000);
       res.once("close", () => clearInterval(this.ping));

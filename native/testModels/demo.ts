@@ -13,7 +13,7 @@ import { defaultStorageDir } from "../engine";
 import { writeConstructedPair, writeRandomPair, type PairFiles } from "./pairs";
 
 /** Bump when the generated files change, so stale caches are regenerated. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 
 export interface DemoModels extends PairFiles {
   /** One line to show users: what these models are. */
@@ -45,8 +45,9 @@ export function ensureDemoModels(options: { dir?: string; kind?: "random" | "con
   const tmp = `.${name}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   const tmpManifest = join(dir, `${tmp}.json`);
   try {
-    // the random target leans toward opening tool calls, so that forced tool calls appear within a few tokens
-    const files = kind === "random" ? writeRandomPair(dir, tmp, { toolCalls: true }) : writeConstructedPair(dir, tmp);
+    // the random target leans toward opening tool calls, so that forced tool calls appear within a few tokens, and
+    // is marked as the agent demo, whose tool turns the endpoint steers so that agent loops complete
+    const files = kind === "random" ? writeRandomPair(dir, tmp, { toolCalls: true, agentDemo: true }) : writeConstructedPair(dir, tmp);
     const pair: PairFiles = {
       kind: files.kind,
       target: join(dir, `${name}-target.gguf`),

@@ -13,6 +13,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeGGUF } from "../../server/src/gguf";
+import { agentDemoMetadata } from "./agentDemo";
 import { dflashModel, qwen3Model, type AttentionShape, type DraftShape, type Weights } from "./architectures";
 import { QWEN3_CHAT_TEMPLATE } from "./chatTemplate";
 import { gaussian, rng } from "./rng";
@@ -109,6 +110,8 @@ export interface PairOptions {
   toolCalls?: boolean;
   /** The target's tokenizer.chat_template instead of Qwen3's. */
   chatTemplate?: string;
+  /** Mark the target as the agent demo (agentDemo.ts): the endpoint then steers its tool turns. */
+  agentDemo?: boolean;
 }
 
 export function writeRandomPair(dir: string, name = "random", options: PairOptions = {}): PairFiles {
@@ -130,6 +133,7 @@ export function writeRandomPair(dir: string, name = "random", options: PairOptio
     options.chatTemplate ?? QWEN3_CHAT_TEMPLATE,
     options.toolCalls ? withToolCalls(targetWeights, vocab, TARGET.nEmbd) : targetWeights,
   );
+  if (options.agentDemo) t.metadata.set(...agentDemoMetadata());
   writeGGUF(files.target, t.metadata, t.tensors);
   const d = dflashModel("random test draft", draftShape, options.draftVocab ?? vocab, randomWeights(seed + 1000, draftShape.nEmbd));
   writeGGUF(files.draft, d.metadata, d.tensors);

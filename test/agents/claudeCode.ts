@@ -1,7 +1,9 @@
-// Claude Code end to end (issue 18): the real `claude -p --output-format json` against `chat-template serve` on
+// Claude Code end to end (issues 18, 26): the real `claude -p --output-format json` against `chat-template serve` on
 // the demo models, at three context sizes around its first request (~53k tokens of the demo vocabulary, with
-// max_tokens 32000 for a model it does not know):
-//   131072  the request fits                                  → completes, exit 0
+// max_tokens 32000 for a model it does not know). The demo model drives the agent loop (native/endpoint/agentDemo.ts):
+// its first answer calls Bash with `ls`, which Claude Code really runs (allowed by --allowedTools), and its second
+// quotes the listing, in which the file this test put in the working folder must appear.
+//   131072  the request fits                                  → a tool round trip, completes, exit 0
 //    65536  the prompt fits, prompt + 32000 does not          → a 400 in Anthropic's words, Claude Code retries with
 //                                                               the max_tokens that fits, and completes, exit 0
 //    16384  the prompt alone does not fit                     → Claude Code's own "Prompt is too long", never a bare
@@ -10,7 +12,7 @@
 // Usage: node --import tsx test/agents/claudeCode.ts CLAUDE_BINARY [CONTEXT…]
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -38,13 +40,22 @@ const completed = (run: ClaudeRun) =>
     ? null
     : `expected exit 0 and is_error false, got exit ${run.exitCode}: ${(run.json?.result ?? run.stdout + run.stderr).slice(0, 400)}`;
 
+/** The file the tool round trip must find: `ls` ran in the working folder and the answer quotes its output. */
+const PROBE = "cts-agent-probe.txt";
+
+const roundTrip = (run: ClaudeRun) =>
+  completed(run) ??
+  ((run.json?.num_turns ?? 0) >= 2 && run.json?.result?.includes(PROBE)
+    ? null
+    : `expected a tool round trip whose answer quotes ${PROBE}, got ${run.json?.num_turns} turns: ${JSON.stringify(run.json?.result)}`);
+
 const SCENARIOS: Scenario[] = [
-  { context: 131072, expect: "completes", check: completed },
+  { context: 131072, expect: "runs ls and quotes it", check: roundTrip },
   {
     context: 65536,
-    expect: "retries with a smaller max_tokens and completes",
+    expect: "retries with a smaller max_tokens and completes a tool round trip",
     check: (run, requests) =>
-      completed(run) ??
+      roundTrip(run) ??
       ((requests.get("400") ?? 0) >= 1 && (requests.get("200") ?? 0) >= 1
         ? null
         : `expected a 400 then a 200, got ${JSON.stringify(Object.fromEntries(requests))}`),
@@ -103,7 +114,17 @@ function claude(binary: string, url: string, home: string, workdir: string): Pro
   // The model name the endpoint serves: Claude Code does not know it, so it asks for max_tokens 32000. The random
   // demo model calls tools at random; without Agent no call starts a subagent, a second ~50k-token conversation
   // to prefill (the prompt stays ~53k tokens: the three context sizes keep their meaning).
-  const args = ["-p", "--output-format", "json", "--model", "demo-random", "--disallowedTools=Agent", "--", "Say hello."];
+  const args = [
+    "-p",
+    "--output-format",
+    "json",
+    "--model",
+    "demo-random",
+    "--disallowedTools=Agent",
+    "--allowedTools=Bash(ls)",
+    "--",
+    "Which files are here?",
+  ];
   const child = spawn(binary, args, { cwd: workdir, env, stdio: ["ignore", "pipe", "pipe"] });
   let [stdout, stderr] = ["", ""];
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -143,6 +164,7 @@ async function main(): Promise<number> {
     for (const s of scenarios) {
       const started = Date.now();
       const dir = mkdtempSync(join(scratch, `ctx-${s.context}-`));
+      writeFileSync(join(dir, PROBE), "");
       const endpoint = await serve(s.context, scratch);
       let run: ClaudeRun;
       let requests: Map<string, number>;

@@ -1,6 +1,8 @@
 // Anthropic's stream: message_start, ping, then per content block content_block_start, its deltas
 // (thinking_delta, text_delta, input_json_delta) and content_block_stop, then message_delta with the stop
-// reason and usage, and message_stop. A block closes when output of another kind begins.
+// reason and usage, and message_stop. A block closes when output of another kind begins. A stream silent for
+// the ping interval (a long prefill) gets Anthropic's own `event: ping` (starting the message if need be), which
+// the SDKs parse and skip, rather than a comment their idle guards do not see.
 import type { GenerateStats } from "../../engine";
 import type { Finish } from "../chat";
 import type { MessageDelta } from "../chatOutput";
@@ -20,7 +22,12 @@ export class MessageEventWriter {
   constructor(
     private readonly sse: SseStream,
     private readonly meta: { id: string; model: string },
-  ) {}
+  ) {
+    sse.keepAlive = () => {
+      if (!this.started) return this.start();
+      this.event("ping", {});
+    };
+  }
 
   private event(type: string, data: object): void {
     this.sse.send({ type, ...data }, type);

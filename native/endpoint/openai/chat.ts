@@ -116,6 +116,8 @@ export async function chatCompletions(ctx: RouteContext): Promise<void> {
     chatTemplate: p.chatTemplate,
     sampling: p.sampling,
     maxTokens: p.maxTokens,
+    clampMaxTokens: ctx.services.config.maxTokensOverflow === "clamp",
+    onAccepted: stream ? () => stream.start() : undefined,
     stop: p.stop,
     ignoreEos: p.ignoreEos,
     idPrefix: "call_",

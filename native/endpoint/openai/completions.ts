@@ -38,6 +38,8 @@ export async function completions(ctx: RouteContext): Promise<void> {
   const result = await generate(engine, ctx.services.queue, tokens, {
     ...p.sampling,
     maxTokens: p.maxTokens,
+    clampMaxTokens: ctx.services.config.maxTokensOverflow === "clamp",
+    onAccepted: stream ? () => stream.start() : undefined,
     stop: p.stop,
     ignoreEos: p.ignoreEos,
     signal: ctx.signal,

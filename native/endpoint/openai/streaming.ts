@@ -1,6 +1,8 @@
 // OpenAI's streamed chunks: chat.completion.chunk deltas (role first, then reasoning_content, content and
 // tool_calls as they are parsed), the finish chunk, the usage chunk when stream_options.include_usage
 // asks for it, then `data: [DONE]`. The last chunk before usage carries llama-server style timings.
+// The first chunk goes out as soon as the queue takes the request (start()), and a stream silent for the ping
+// interval (a long prefill, a wait) gets a chunk with an empty delta: SDKs yield it, so idle guards see it.
 import type { GenerateStats } from "../../engine";
 import { newId, type MessageDelta } from "../chatOutput";
 import { dflashHeaders, timings } from "../dflash";
@@ -22,9 +24,17 @@ abstract class ChunkWriter {
   constructor(
     protected readonly sse: SseStream,
     protected readonly meta: Meta,
-  ) {}
+  ) {
+    sse.keepAlive = () => this.keepAlive();
+  }
 
   protected abstract readonly object: string;
+
+  /** The first chunk, once the request is accepted. */
+  abstract start(): void;
+
+  /** A chunk that adds nothing, for a silent stream. */
+  protected abstract keepAlive(): void;
 
   protected chunk(choices: object[], extra: object = {}): void {
     const { id, model, created, includeUsage } = this.meta;
@@ -47,14 +57,19 @@ export class ChatChunkWriter extends ChunkWriter {
   private announced = false;
 
   /** The first chunk names the role, as OpenAI's do. */
-  private announce(): void {
+  start(): void {
     if (this.announced) return;
     this.announced = true;
     this.chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null, logprobs: null }]);
   }
 
+  protected keepAlive(): void {
+    if (!this.announced) return this.start();
+    this.chunk([{ index: 0, delta: {}, finish_reason: null, logprobs: null }]);
+  }
+
   private send(delta: object): void {
-    this.announce();
+    this.start();
     this.chunk([{ index: 0, delta, finish_reason: null, logprobs: this.logprobs() }]);
   }
 
@@ -70,13 +85,24 @@ export class ChatChunkWriter extends ChunkWriter {
   }
 
   finish(finishReason: string, stats: GenerateStats): void {
-    this.announce();
+    this.start();
     this.end({ index: 0, delta: {}, finish_reason: finishReason, logprobs: this.logprobs() }, stats);
   }
 }
 
 export class CompletionChunkWriter extends ChunkWriter {
   protected readonly object = "text_completion";
+  private started = false;
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.keepAlive();
+  }
+
+  protected keepAlive(): void {
+    this.chunk([{ index: 0, text: "", logprobs: null, finish_reason: null }]);
+  }
 
   text(text: string): void {
     if (text) this.chunk([{ index: 0, text, logprobs: this.logprobs(), finish_reason: null }]);

@@ -1,5 +1,7 @@
 // A context overflow as both official SDKs see it (a 400 before any stream starts, in the API's own words), and
 // the recovery Claude Code makes from Anthropic's wording: read input + max_tokens > limit, retry with what fits.
+// On the OpenAI routes a max_tokens past the room left is cut to it (as llama-server does; agents such as
+// qwen-code ask for 64000 and have no recovery), unless --max-tokens-overflow reject.
 import Anthropic from "@anthropic-ai/sdk";
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -28,9 +30,9 @@ async function rejection(p: Promise<unknown>): Promise<any> {
   assert.fail("the request succeeded");
 }
 
-test("OpenAI SDK: BadRequestError, code context_length_exceeded, param messages, streamed or not", async () => {
+test("OpenAI SDK: a prompt that does not fit is a BadRequestError, code context_length_exceeded, param messages, streamed or not", async () => {
   for (const stream of [false, true]) {
-    const e = await rejection(openai.chat.completions.create({ model: "m", messages: hi, max_tokens: 250, stream }));
+    const e = await rejection(openai.chat.completions.create({ model: "m", messages: long, max_tokens: 8, stream }));
     assert.ok(e instanceof OpenAI.BadRequestError, String(e));
     assert.equal(e.status, 400);
     assert.equal(e.code, "context_length_exceeded");
@@ -61,4 +63,43 @@ test("Claude Code's recovery: max_tokens from input length and `max_tokens` exce
   const retried = await anthropic.messages.create({ model: "m", messages: hi, max_tokens: limit - input });
   assert.equal(retried.type, "message");
   assert.equal(retried.usage.input_tokens + retried.usage.cache_read_input_tokens!, input);
+});
+
+test("OpenAI routes: max_tokens past the room left is cut to it, the answer ends with length (incomplete on responses)", async () => {
+  const chat = await openai.chat.completions.create({
+    model: "m",
+    messages: hi,
+    max_tokens: 64000,
+    ignore_eos: true,
+  } as object as OpenAI.ChatCompletionCreateParamsNonStreaming);
+  assert.equal(chat.choices[0].finish_reason, "length");
+  assert.equal(chat.usage!.prompt_tokens + chat.usage!.completion_tokens, 256);
+  const completion = await openai.completions.create({
+    model: "m",
+    prompt: "hi",
+    max_tokens: 64000,
+    ignore_eos: true,
+  } as object as OpenAI.CompletionCreateParamsNonStreaming);
+  assert.equal(completion.choices[0].finish_reason, "length");
+  assert.equal(completion.usage!.prompt_tokens + completion.usage!.completion_tokens, 256);
+  const response = await openai.responses.create({ model: "m", input: "hi", max_output_tokens: 64000 });
+  // the random model may end its turn before the context does; when it does not, the cut says so
+  if (response.usage!.input_tokens + response.usage!.output_tokens === 256)
+    assert.deepEqual(response.incomplete_details, { reason: "max_output_tokens" });
+  else assert.equal(response.status, "completed");
+  // the Anthropic route keeps its 400 (above): Claude Code recovers from it
+});
+
+test("--max-tokens-overflow reject: the OpenAI routes refuse it as before", async () => {
+  const strict = await startEndpoint(["--context", "256", "--max-tokens-overflow", "reject"]);
+  try {
+    const client = new OpenAI({ baseURL: `${strict.url}/v1`, apiKey: "dummy", maxRetries: 0 });
+    const e = await rejection(client.chat.completions.create({ model: "m", messages: hi, max_tokens: 250 }));
+    assert.equal(e.code, "context_length_exceeded");
+    const r = await rejection(client.responses.create({ model: "m", input: "hi", max_output_tokens: 250 }));
+    assert.equal(r.code, "context_length_exceeded");
+    assert.equal(r.param, "input");
+  } finally {
+    await strict.stop();
+  }
 });

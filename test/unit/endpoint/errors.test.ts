@@ -9,7 +9,8 @@ import { postJson, startEndpoint, type EndpointProcess } from "../../helpers/end
 
 let endpoint: EndpointProcess;
 before(async () => {
-  endpoint = await startEndpoint(["--context", "256"]);
+  // reject: the OpenAI route's context_length_exceeded wording for a max_tokens past the room is checked here
+  endpoint = await startEndpoint(["--context", "256", "--max-tokens-overflow", "reject"]);
 });
 after(() => endpoint.stop());
 

@@ -55,7 +55,7 @@ function creator() {
 
 describe("demo models", { timeout: 120_000 }, () => {
   // what ensureDemoModels generates, written here once without any concurrency
-  const reference = writeRandomPair(join(tmp.dir, "reference"), "demo-random", { toolCalls: true });
+  const reference = writeRandomPair(join(tmp.dir, "reference"), "demo-random", { toolCalls: true, agentDemo: true });
   const bytes = { target: readFileSync(reference.target), draft: readFileSync(reference.draft) };
 
   it("concurrent creators on a fresh folder see only whole files and agree on them", async () => {
