@@ -26,6 +26,8 @@ test("defaults: loopback, port 8080, no key, the demo pair, context 4096, 8 GiB 
     ssePingSeconds: 30,
     maxQueue: 16,
     modelName: undefined,
+    keepClientBillingHeader: false,
+    verbose: false,
     exitOnStdinClose: false,
   });
 });
@@ -68,6 +70,8 @@ test("every flag", () => {
     "0",
     "--model-name",
     "mine",
+    "--keep-client-billing-header",
+    "--verbose",
     "--exit-on-stdin-close",
   ]);
   assert.deepEqual(c, {
@@ -89,6 +93,8 @@ test("every flag", () => {
     ssePingSeconds: 0.5,
     maxQueue: 0,
     modelName: "mine",
+    keepClientBillingHeader: true,
+    verbose: true,
     exitOnStdinClose: true,
   });
 });
