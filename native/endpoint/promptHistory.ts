@@ -66,17 +66,19 @@ function parts(m: Message): { block: string; text: string }[] {
 }
 
 /**
- * The message and block whose rendering holds `offset` of `text`: each part is looked for in order after the one
- * before it; the markup between the end of one message's parts and the next one's belongs to the next (its header).
+ * The message and block whose rendering holds `offset`, in texts that agree up to it (the candidate's, then the new
+ * prompt's: a part is looked for in the next one when the first lacks it, as a changed part does): each part is looked
+ * for in order after the one before it; the markup between one message's parts and the next one's belongs to the
+ * next (its header).
  */
-export function locate(text: string, messages: readonly unknown[], offset: number): Divergence["message"] {
+export function locate(texts: readonly string[], messages: readonly unknown[], offset: number): Divergence["message"] {
   let cursor = 0;
   for (let index = 0; index < messages.length; index++) {
     const m = (messages[index] ?? {}) as Message;
     const found: { block: string; end: number }[] = [];
     for (const p of parts(m)) {
-      const at = text.indexOf(p.text, cursor);
-      if (at < 0) continue;
+      const at = texts.map((t) => t.indexOf(p.text, cursor)).find((i) => i >= 0);
+      if (at === undefined) continue;
       found.push({ block: p.block, end: at + p.text.length });
       cursor = at + p.text.length;
     }
@@ -127,9 +129,8 @@ export class PromptHistory {
     const resent = isDeepStrictEqual(best.messages, next.messages) && matched >= next.tokens.length;
     if (matched >= best.tokens.length || resent) return loss;
     const offset = commonPrefix(best.text, next.text);
-    // the candidate's text holds the model's own turn as it wrote it, so the parts of an extended conversation are
-    // found there; the new prompt's text for what is new
-    const message = locate(best.text, next.messages, offset) ?? locate(next.text, next.messages, offset);
+    // the candidate's text holds the model's own turn as it wrote it, the new prompt's what is new or changed
+    const message = locate([best.text, next.text], next.messages, offset);
     loss.divergence = {
       token: matched,
       offset,

@@ -110,7 +110,7 @@ describe("PromptHistory", () => {
 
   test("locate: markup before a message's first part belongs to that message", () => {
     const text = render([SYSTEM, USER]);
-    assert.deepEqual(locate(text, [SYSTEM, USER], text.indexOf("<|user|>")), { index: 1, role: "user", block: "content" });
-    assert.deepEqual(locate(text, [SYSTEM, USER], 2), { index: 0, role: "system", block: "content" });
+    assert.deepEqual(locate([text], [SYSTEM, USER], text.indexOf("<|user|>")), { index: 1, role: "user", block: "content" });
+    assert.deepEqual(locate([text], [SYSTEM, USER], 2), { index: 0, role: "system", block: "content" });
   });
 });
