@@ -2,9 +2,9 @@
 // as the template writes it? A KV cache keeps only the common prefix, so a template that renders an earlier
 // assistant turn differently once the conversation moves on (Qwen3-style templates drop the reasoning of turns before
 // the last user message) makes every new user turn prefill again from that turn on. Simulated on one agent step:
-// prompt N ends with a tool result; the model's turn is what the template renders for it as the latest turn
-// (reasoning, content, tool call); prompt N+1 adds a new user message. The finding sits at the node that wrote the
-// first differing bytes of prompt N+1.
+// prompt N ends with a tool result after the model's turn (reasoning and a tool call, rendered as the latest turn,
+// the way the model wrote it); prompt N+1 adds the model's answer and a new user message. The finding sits at the
+// node that wrote the first differing bytes of prompt N+1.
 import { parseJson, type Dialect, type RenderResult } from "../interpreter";
 import type { TemplateDocument } from "../document";
 import { renderRequest } from "./chatLayer";
@@ -31,19 +31,21 @@ const TOOLS = [
 
 const call = (id: string, path: string) => ({ id, type: "function", function: { name: "read_file", arguments: { path } } });
 
-/** An agent's conversation up to a tool result, then its next turns. */
+/** An agent's conversation up to a tool result (prompt N), then its answer and a new user message (prompt N+1). */
 const STEP = [
   { role: "system", content: "You are a coding agent." },
   { role: "user", content: "Why does the build fail?" },
   { role: "assistant", reasoning_content: "I should read the build script first.", content: "", tool_calls: [call("call_1", "build.sh")] },
   { role: "tool", tool_call_id: "call_1", content: "set -e\nmake all" },
 ];
-const TURN = {
-  role: "assistant",
-  reasoning_content: "The script runs make; the error is in the Makefile.",
-  content: "The Makefile is missing a target.",
-};
-const NEXT_USER = { role: "user", content: "Fix it." };
+const NEXT = [
+  {
+    role: "assistant",
+    reasoning_content: "The script runs make; the Makefile lacks a target.",
+    content: "The Makefile is missing a target.",
+  },
+  { role: "user", content: "Fix it." },
+];
 
 function renderOf(doc: TemplateDocument, dialect: Dialect, messages: object[], addGenerationPrompt: boolean): RenderResult {
   const context = parseJson(JSON.stringify({ messages, tools: TOOLS, add_generation_prompt: addGenerationPrompt, enable_thinking: true }));
@@ -56,33 +58,30 @@ const commonPrefix = (a: string, b: string) => {
   return i;
 };
 
-/** What the first differing bytes belong to in the earlier prompt: which message, and which part of it. */
-function whatChanged(before: string, offset: number): string {
-  const messages = [...STEP, TURN];
-  // the last message whose rendering starts at or before the difference
-  let index = -1;
-  let cursor = 0;
-  messages.forEach((m, i) => {
-    const text = [(m as { reasoning_content?: string }).reasoning_content, m.content].find((t) => t) ?? "";
-    const at = text ? before.indexOf(text, cursor) : -1;
-    if (at >= 0 && at <= offset + 40) [index, cursor] = [i, at];
+/** What the first differing bytes belong to in prompt N: which message, and which part of it. */
+function whatChanged(before: string, after: string, offset: number): string {
+  const dropped = STEP.findIndex(
+    (m) => m.reasoning_content && before.indexOf(m.reasoning_content) >= offset && !after.includes(m.reasoning_content),
+  );
+  if (dropped >= 0) return `message ${dropped}'s reasoning is dropped once a later user message exists`;
+  // the last message whose text starts before the difference (its markup after its text belongs to it)
+  let index = 0;
+  STEP.forEach((m, i) => {
+    const text = [m.reasoning_content, m.content, m.tool_calls?.[0]?.function.name].find((t) => t);
+    const at = text ? before.indexOf(text) : -1;
+    if (at >= 0 && at <= offset) index = i;
   });
-  const m = messages[index] as { role: string; reasoning_content?: string } | undefined;
-  if (!m) return "the rendering of an earlier turn changes";
-  const reasoning = m.reasoning_content !== undefined && before.indexOf(m.reasoning_content) >= offset;
-  return reasoning
-    ? `message ${index}'s reasoning is dropped once a later user message exists`
-    : `message ${index} (${m.role}) renders differently once the conversation goes on`;
+  return `message ${index} (${STEP[index].role}) renders differently once the conversation goes on`;
 }
 
 /** The finding for one engine, or none when prompt N+1 starts with prompt N and the turn (or a render fails). */
 export function prefixStabilityFindings(doc: TemplateDocument, dialect: Dialect): Finding[] {
-  const promptN = renderOf(doc, dialect, STEP, true);
-  const written = renderOf(doc, dialect, [...STEP, TURN], false);
-  const next = renderOf(doc, dialect, [...STEP, TURN, NEXT_USER], true);
-  if (promptN.error || written.error || next.error || !written.output.startsWith(promptN.output.replace(/\s+$/, ""))) return [];
-  // prompt N and the model's turn: the turn as the template renders it as the latest one (ending at its end marker)
-  const before = written.output.replace(/\s+$/, "");
+  // prompt N without its generation prompt: the next prompt must at least start with the conversation so far (the
+  // model's turn then follows its generation prompt); a trailing tool result, so no prefill path is taken
+  const promptN = renderOf(doc, dialect, STEP, false);
+  const next = renderOf(doc, dialect, [...STEP, ...NEXT], true);
+  if (promptN.error || next.error) return [];
+  const before = promptN.output.replace(/\s+$/, "");
   const offset = commonPrefix(before, next.output);
   if (offset >= before.length) return [];
   const at = (r: RenderResult, i: number) => r.chunks.find((c) => c.start <= i && i < c.end);
@@ -90,7 +89,7 @@ export function prefixStabilityFindings(doc: TemplateDocument, dialect: Dialect)
   // leaves the reasoning out) is where the rendering changed, even when its first bytes happen to agree
   const switched = next.chunks.find((c) => {
     if (c.start > offset) return false;
-    const w = at(written, c.start);
+    const w = at(promptN, c.start);
     return !w || w.start !== c.start || w.sourceStart !== c.sourceStart;
   });
   const chunk = switched ?? at(next, offset) ?? next.chunks.at(-1);
@@ -107,7 +106,7 @@ export function prefixStabilityFindings(doc: TemplateDocument, dialect: Dialect)
       engine: dialect.engine,
       code: PREFIX_CODE,
       severity: "warning",
-      message: `Prefix cache lost: ${whatChanged(before, offset)}, so the next prompt does not start with this turn's prompt and the model's turn; ${cost}${advice}`,
+      message: `Prefix cache lost: ${whatChanged(before, next.output, offset)}, so the next prompt does not start with this turn's prompt and the model's turn; ${cost}${advice}`,
       nodeId: chunk.nodeId,
       start: chunk.sourceStart,
       end: chunk.sourceEnd,
