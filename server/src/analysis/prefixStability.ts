@@ -106,7 +106,7 @@ export function prefixStabilityFindings(doc: TemplateDocument, dialect: Dialect)
       engine: dialect.engine,
       code: PREFIX_CODE,
       severity: "warning",
-      message: `Prefix cache lost: ${whatChanged(before, next.output, offset)}, so the next prompt does not start with this turn's prompt and the model's turn; ${cost}${advice}`,
+      message: `Prefix cache lost: ${whatChanged(before, next.output, offset)}, so the next prompt does not start with this one; ${cost}${advice}`,
       nodeId: chunk.nodeId,
       start: chunk.sourceStart,
       end: chunk.sourceEnd,
