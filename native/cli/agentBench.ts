@@ -28,16 +28,22 @@ function int(value: string | undefined, flag: string, def: number, min: number):
   return n;
 }
 
-async function post(url: string, body: unknown): Promise<any> {
+interface MessagesReply {
+  usage: { input_tokens: number; cache_read_input_tokens: number };
+  timings: { prompt_ms: number };
+}
+
+async function post<T>(url: string, body: unknown): Promise<T> {
   const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const json = (await res.json()) as any;
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${json?.error?.message ?? JSON.stringify(json)}`);
+  const json = (await res.json()) as T & { error?: { message?: string } };
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${json.error?.message ?? JSON.stringify(json)}`);
   return json;
 }
 
 /** Lines of system prompt that make about `tokens` tokens with the served model's tokenizer. */
 async function systemLinesFor(endpoint: LocalEndpoint, tokens: number): Promise<number> {
-  const count = async (lines: number) => (await post(`${endpoint.url}/tokenize`, { content: systemPrompt(lines) })).tokens.length as number;
+  const count = async (lines: number) =>
+    (await post<{ tokens: number[] }>(`${endpoint.url}/tokenize`, { content: systemPrompt(lines) })).tokens.length;
   const [a, b] = [await count(10), await count(110)];
   return Math.max(1, Math.round(10 + ((tokens - a) * 100) / Math.max(1, b - a)));
 }
@@ -70,7 +76,7 @@ export async function agentSessionBench(argv: string[], io: CommandIO): Promise<
     const out: AgentTurn[] = [];
     for (const [i, body] of requests.entries()) {
       const started = performance.now();
-      const r = await post(`${endpoint.url}/v1/messages`, { ...body, max_tokens: 1, temperature: 0 });
+      const r = await post<MessagesReply>(`${endpoint.url}/v1/messages`, { ...body, max_tokens: 1, temperature: 0 });
       const ttft = performance.now() - started;
       const turn: AgentTurn = {
         prompt: r.usage.input_tokens + r.usage.cache_read_input_tokens,
