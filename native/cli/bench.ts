@@ -5,11 +5,13 @@
 import { type CommandIO, onOff, parseArgs, UsageError } from "../../server/src/commandLine";
 import { Engine, EngineError, type GenerateResult } from "../engine";
 import { CYCLE, writeConstructedPair } from "../testModels";
+import { agentSessionBench, agentSessionUsage } from "./agentBench";
 import { contextSweep, parseContexts, sweepText } from "./contextSweep";
 import { tempDir } from "./tempDir";
 
 export const usage =
-  "chat-template bench [--json] [--target FILE --draft FILE] [--tokens N] [--prompt N] [--runs N] [--threads N] [--context N] [--gpu-layers N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--context-sweep N,N,…]";
+  "chat-template bench [--json] [--target FILE --draft FILE] [--tokens N] [--prompt N] [--runs N] [--threads N] [--context N] [--gpu-layers N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--context-sweep N,N,…]\n       " +
+  agentSessionUsage;
 
 export interface BenchSummary {
   lossless: boolean;
@@ -73,6 +75,7 @@ export async function benchCommand(argv: string[], io: CommandIO): Promise<numbe
 }
 
 async function bench(argv: string[], io: CommandIO): Promise<number> {
+  if (argv.includes("--agent-session")) return agentSessionBench(argv, io);
   const args = parseArgs(argv, {
     values: [
       "target",

@@ -18,5 +18,6 @@ export async function applyTemplate(ctx: RouteContext): Promise<void> {
 }
 
 export async function applyMessagesTemplate(ctx: RouteContext): Promise<void> {
-  await answer(ctx, parseMessagesRequest(await ctx.body(), "count").request);
+  const keepBillingHeader = ctx.services.config.keepClientBillingHeader;
+  await answer(ctx, parseMessagesRequest(await ctx.body(), "count", { keepBillingHeader }).request);
 }

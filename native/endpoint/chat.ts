@@ -5,6 +5,8 @@ import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions, Token
 import { agentDemoPrompt } from "./agentDemo";
 import { IncrementalParser, type MessageDelta, type MessageOut } from "./chatOutput";
 import { generate } from "./generation";
+import { describeDivergenceText, describeLoss } from "./promptHistory";
+import { noteRequest } from "./requestLog";
 import { applyWithSystemTurns } from "./systemTurns";
 import type { Services } from "./services";
 
@@ -69,6 +71,8 @@ export async function runChat(services: Services, job: ChatJob): Promise<ChatOut
   const prompt = steered ?? (await apply(job.request));
   const tokens = await engine.tokenize(prompt.prompt);
   job.onPrompt?.(tokens.length);
+  const served = { tokens, text: prompt.prompt, messages: job.request.messages, tools: job.request.tools ?? null };
+  const loss = services.promptHistory.compare(served);
   const parser = await IncrementalParser.open(prompt, job.idPrefix, job.onDeltas ?? (() => {}));
   const result = await generate(engine, services.queue, tokens, {
     ...job.sampling,
@@ -88,6 +92,15 @@ export async function runChat(services: Services, job: ChatJob): Promise<ChatOut
         parser.push(e.text);
       }),
   });
+  // what the context holds now: the next turn of this conversation should start with all of it
+  services.promptHistory.remember({ ...served, tokens: [...tokens, ...result.tokens], text: prompt.prompt + result.text });
+  if (loss) {
+    noteRequest(describeLoss(result.stats.cachedTokens, loss));
+    if (loss.divergence) {
+      services.metrics.countDivergence(loss.divergence.cause);
+      if (services.config.verbose) services.log(describeDivergenceText(loss.divergence));
+    }
+  }
   const complete = result.stopReason === "eos" || result.stopReason === "stop";
   const message = result.stopReason === "abort" ? parser.sent : await parser.finish(result.text, complete);
   const stopSequence = result.stopReason === "stop" && job.stop.includes(result.stopString ?? "") ? result.stopString : null;

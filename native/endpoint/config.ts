@@ -5,7 +5,7 @@ import { normalOrigin } from "./origin";
 
 export const usage =
   "chat-template serve [--target FILE [--draft FILE]] [--chat-template-file FILE [--chat-template-mirror-of NAME]] [--host ADDR] [--port N] [--api-key KEY] [--allowed-origins LIST] " +
-  "[--context N] [--gpu-layers N] [--threads N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--cache-ram MiB] [--sse-ping-interval S] [--max-tokens-overflow clamp|reject] [--queue N] [--model-name NAME] [--exit-on-stdin-close]";
+  "[--context N] [--gpu-layers N] [--threads N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--cache-ram MiB] [--sse-ping-interval S] [--max-tokens-overflow clamp|reject] [--queue N] [--model-name NAME] [--keep-client-billing-header] [--verbose] [--exit-on-stdin-close]";
 
 export interface ServeConfig {
   /** Absent: the demo pair (random weights). */
@@ -44,6 +44,13 @@ export interface ServeConfig {
   /** Requests that may wait while one generates; more get 429. */
   maxQueue: number;
   modelName?: string;
+  /**
+   * Keep the `x-anthropic-billing-header:` system block Claude Code sends first: its value changes every request, so by
+   * default it is dropped before rendering, or nothing after it could come from the prompt cache.
+   */
+  keepClientBillingHeader: boolean;
+  /** Debug lines too: the rendered text either side of where a prompt left the cache. */
+  verbose: boolean;
   /** Stop when stdin ends: a parent that holds a pipe to it takes the endpoint with it when it dies. */
   exitOnStdinClose: boolean;
 }
@@ -110,7 +117,7 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
       "queue",
       "model-name",
     ],
-    switches: ["exit-on-stdin-close"],
+    switches: ["exit-on-stdin-close", "keep-client-billing-header", "verbose"],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const v = (name: string) => args.values.get(name);
@@ -156,6 +163,8 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     maxTokensOverflow: maxTokensOverflow(v("max-tokens-overflow")),
     maxQueue: int(v("queue"), "queue", 0, 100000) ?? DEFAULT_QUEUE,
     modelName: v("model-name"),
+    keepClientBillingHeader: args.switches.has("keep-client-billing-header"),
+    verbose: args.switches.has("verbose"),
     exitOnStdinClose: args.switches.has("exit-on-stdin-close"),
   };
 }

@@ -1,6 +1,10 @@
 // Counters for GET /metrics, in Prometheus' text format (version 0.0.4).
 import type { ContextBucket, ContextBucketTotals, GenerateStats } from "../engine";
 import { belowBreakEven, type BreakEvenWarning } from "./dflash";
+import { DIVERGENCE_CAUSES, type DivergenceCause } from "./promptHistory";
+
+/** Upper bounds of the reused-share histogram's buckets. */
+const REUSED_BUCKETS = [0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 1];
 
 export interface Gauges {
   queueWaiting: number;
@@ -38,6 +42,11 @@ export class Metrics {
   private lastDraftLength = 0;
   private lastBreakEven = 0;
   private warned = false;
+  private billingHeadersDropped = 0;
+  private readonly reusedBuckets = REUSED_BUCKETS.map(() => 0);
+  private reusedSum = 0;
+  private reusedCount = 0;
+  private readonly divergences = new Map<DivergenceCause, number>(DIVERGENCE_CAUSES.map((c) => [c, 0]));
 
   /** onBelowBreakEven: called once per endpoint run, after the first generation that ended below break-even. */
   constructor(private readonly onBelowBreakEven: (w: BreakEvenWarning) => void = () => {}) {}
@@ -46,11 +55,25 @@ export class Metrics {
     bump(this.requests, { route, status: String(status) });
   }
 
+  countDivergence(cause: DivergenceCause): void {
+    this.divergences.set(cause, (this.divergences.get(cause) ?? 0) + 1);
+  }
+
+  countBillingHeadersDropped(n: number): void {
+    this.billingHeadersDropped += n;
+  }
+
   /** finish: why the generation ended (stop, length, tool_calls, abort). */
   recordGeneration(api: string, finish: string, s: GenerateStats): void {
     bump(this.generations, { api, finish });
     this.promptTokens += s.promptTokens;
     this.cachedTokens += s.cachedTokens;
+    if (s.promptTokens > 0) {
+      const share = s.cachedTokens / s.promptTokens;
+      REUSED_BUCKETS.forEach((le, i) => share <= le && this.reusedBuckets[i]++);
+      this.reusedSum += share;
+      this.reusedCount++;
+    }
     this.generatedTokens += s.generatedTokens;
     this.generateSeconds += s.generateMs / 1000;
     this.promptSeconds += s.promptMs / 1000;
@@ -105,6 +128,20 @@ export class Metrics {
       "counter",
       "Prompt tokens reused from the KV cache instead of evaluated.",
       one(this.cachedTokens),
+    );
+    out.push(
+      "# HELP cts_prompt_cache_reused_ratio Share of each generation's prompt reused from the KV cache.",
+      "# TYPE cts_prompt_cache_reused_ratio histogram",
+      ...REUSED_BUCKETS.map((le, i) => `cts_prompt_cache_reused_ratio_bucket{le="${le}"} ${this.reusedBuckets[i]}`),
+      `cts_prompt_cache_reused_ratio_bucket{le="+Inf"} ${this.reusedCount}`,
+      `cts_prompt_cache_reused_ratio_sum ${this.reusedSum}`,
+      `cts_prompt_cache_reused_ratio_count ${this.reusedCount}`,
+    );
+    metric(
+      "cts_prompt_cache_divergence_total",
+      "counter",
+      "Prompts that kept less than the longest cached prompt, by cause (client_prefix_changed, earlier_turn_rerendered, new_conversation).",
+      [...this.divergences].map(([cause, value]) => ({ labels: { cause }, value })),
     );
     metric("cts_prompt_seconds_total", "counter", "Time spent evaluating prompts.", one(this.promptSeconds));
     metric("cts_generated_tokens_total", "counter", "Generated tokens.", one(this.generatedTokens));
@@ -225,6 +262,12 @@ export class Metrics {
       "gauge",
       "Estimated speed of the best draft length over plain decoding at the last generation's context (< 1: below break-even).",
       one(this.lastBreakEven),
+    );
+    metric(
+      "cts_client_billing_header_dropped_total",
+      "counter",
+      "Claude Code x-anthropic-billing-header system blocks dropped before rendering (they would defeat the prompt cache).",
+      one(this.billingHeadersDropped),
     );
     metric("cts_queue_active", "gauge", "Generations running (at most 1).", one(g.queueActive));
     metric("cts_queue_waiting", "gauge", "Requests waiting for the generation slot.", one(g.queueWaiting));

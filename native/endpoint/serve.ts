@@ -18,6 +18,7 @@ import { ensureDemoModels } from "../testModels";
 import { parseServeArgs, type ServeConfig } from "./config";
 import { Metrics } from "./metrics";
 import { ModelHost, type ModelFiles } from "./model";
+import { PromptHistory } from "./promptHistory";
 import { GenerationQueue } from "./queue";
 import { createEndpointServer } from "./server";
 import type { Services } from "./services";
@@ -89,7 +90,14 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
     });
     log(w.message);
   });
-  const services: Services = { config, model, queue: new GenerationQueue(config.maxQueue), metrics, log };
+  const services: Services = {
+    config,
+    model,
+    queue: new GenerationQueue(config.maxQueue),
+    metrics,
+    promptHistory: new PromptHistory(),
+    log,
+  };
   const server = createEndpointServer(services);
   try {
     await new Promise<void>((resolve, reject) => {

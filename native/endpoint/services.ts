@@ -1,7 +1,8 @@
-// What request handlers share: the configuration, the model, the generation queue and the metrics.
+// What request handlers share: the configuration, the model, the generation queue, the metrics and the recent prompts.
 import type { ServeConfig } from "./config";
 import type { Metrics } from "./metrics";
 import type { ModelHost } from "./model";
+import type { PromptHistory } from "./promptHistory";
 import type { GenerationQueue } from "./queue";
 
 export interface Services {
@@ -9,6 +10,8 @@ export interface Services {
   model: ModelHost;
   queue: GenerationQueue;
   metrics: Metrics;
+  /** The prompts served lately, to say where a request lost the prompt cache. */
+  promptHistory: PromptHistory;
   /** A line for people (stderr). */
   log: (line: string) => void;
 }

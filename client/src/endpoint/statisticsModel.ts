@@ -1,6 +1,7 @@
 // What the Endpoint Statistics view shows, read from the endpoint's GET /metrics (Prometheus text format
 // 0.0.4, native/endpoint/metrics.ts): DFlash acceptance and tokens per second by context bucket, with and
-// without a draft, acceptance by draft position, and the adaptive controller's choices.
+// without a draft, acceptance by draft position, the adaptive controller's choices, and how much of each prompt the
+// prompt cache served (and why prompts lost it).
 
 export interface MetricSample {
   name: string;
@@ -70,6 +71,8 @@ export interface EndpointStatistics {
   draftLengths: number[];
   probes: number;
   breakEven: number;
+  /** The prompt cache: generations measured, their mean reused share of the prompt, prompts that lost it by cause. */
+  promptCache: { generations: number; meanReused: number; divergences: { cause: string; count: number }[] };
 }
 
 export function endpointStatistics(samples: MetricSample[]): EndpointStatistics {
@@ -113,5 +116,13 @@ export function endpointStatistics(samples: MetricSample[]): EndpointStatistics 
     draftLengths: Array.from(draftLengths, (n) => n ?? 0),
     probes: one("cts_dflash_probes_total"),
     breakEven: one("cts_dflash_break_even"),
+    promptCache: {
+      generations: one("cts_prompt_cache_reused_ratio_count"),
+      meanReused:
+        one("cts_prompt_cache_reused_ratio_count") > 0
+          ? one("cts_prompt_cache_reused_ratio_sum") / one("cts_prompt_cache_reused_ratio_count")
+          : 0,
+      divergences: all("cts_prompt_cache_divergence_total").map((x) => ({ cause: x.labels.cause ?? "", count: x.value })),
+    },
   };
 }

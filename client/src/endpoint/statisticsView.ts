@@ -76,9 +76,17 @@ export function barChart(o: {
 
 const cell = (v: number | null, f: (v: number) => string) => `<td>${v === null ? "–" : esc(f(v))}</td>`;
 
+/** The prompt cache's line: what share of each prompt it served, and the prompts that lost it, by cause. */
+function promptCacheNote(s: EndpointStatistics): string {
+  const c = s.promptCache;
+  if (c.generations === 0) return "";
+  const lost = c.divergences.filter((d) => d.count > 0).map((d) => `${d.cause.replace(/_/g, " ")} ${d.count}`);
+  return `<p class="note">Prompt cache: ${percent(c.meanReused)} of each prompt reused on average over ${c.generations} generations; prompts that lost it: ${esc(lost.join(", ") || "none")}.</p>`;
+}
+
 function figures(url: string, s: EndpointStatistics, updated: Date): string {
   if (!s.hasContextFigures) {
-    return `<p class="note">${esc(url)} has not reported DFlash figures by context yet: they appear after a generation with a DFlash draft (this endpoint's <code>cts_dflash_context_*</code> metrics).</p>`;
+    return `<p class="note">${esc(url)} has not reported DFlash figures by context yet: they appear after a generation with a DFlash draft (this endpoint's <code>cts_dflash_context_*</code> metrics).</p>${promptCacheNote(s)}`;
   }
   const categories = s.buckets.map((b) => b.context);
   const tps = barChart({
@@ -124,7 +132,7 @@ function figures(url: string, s: EndpointStatistics, updated: Date): string {
   return `<p class="summary">${esc(url)}: ${s.generatedTokens} tokens generated, ${rate(s.tokensPerSecond)} tok/s overall, acceptance ${percent(s.acceptance)}; ${esc(breakEven)}.</p>
 <div class="charts">${tps}${acceptance}${positions}</div>
 <table><thead><tr><th>Context</th><th>Steps with a draft</th><th>Plain steps</th><th>Acceptance</th><th>Mean accepted</th><th>DFlash tok/s</th><th>Plain tok/s</th></tr></thead><tbody>${rows}</tbody></table>
-<p class="note">Steps by tokens drafted: ${esc(lengths || "none")}; ${s.probes} re-probes. Figures since the endpoint started; updated ${esc(updated.toLocaleTimeString())}.</p>`;
+<p class="note">Steps by tokens drafted: ${esc(lengths || "none")}; ${s.probes} re-probes. Figures since the endpoint started; updated ${esc(updated.toLocaleTimeString())}.</p>${promptCacheNote(s)}`;
 }
 
 /** The part of the page that each refresh replaces. */

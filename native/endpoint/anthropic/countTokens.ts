@@ -1,9 +1,10 @@
-// POST /v1/messages/count_tokens: the prompt the same request would generate from, in tokens.
+// POST /v1/messages/count_tokens: the prompt the same request would generate from, in tokens (without the billing
+// header it would drop, so the count matches what generation prefills).
 import { countChatTokens } from "../chat";
 import { sendJson, type RouteContext } from "../route";
 import { parseMessagesRequest } from "./request";
 
 export async function countTokens(ctx: RouteContext): Promise<void> {
-  const p = parseMessagesRequest(await ctx.body(), "count");
+  const p = parseMessagesRequest(await ctx.body(), "count", { keepBillingHeader: ctx.services.config.keepClientBillingHeader });
   sendJson(ctx.res, 200, { input_tokens: await countChatTokens(ctx.services, p.request) });
 }

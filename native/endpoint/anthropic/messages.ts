@@ -7,10 +7,12 @@ import { SseStream } from "../sse";
 import { contentBlocks, stopReason, usage } from "./content";
 import { MessageEventWriter } from "./events";
 import { noteRequest } from "../requestLog";
+import { noteBillingHeadersDropped } from "./billingHeader";
 import { parseMessagesRequest } from "./request";
 
 export async function messages(ctx: RouteContext): Promise<void> {
-  const p = parseMessagesRequest(await ctx.body(), "generate");
+  const p = parseMessagesRequest(await ctx.body(), "generate", { keepBillingHeader: ctx.services.config.keepClientBillingHeader });
+  noteBillingHeadersDropped(ctx, p.billingHeadersDropped);
   for (const at of p.leftOut) noteRequest(`${at}: left out of the tool result (the served model reads text only)`);
   const id = newId("msg_");
   const model = ctx.services.model.id;

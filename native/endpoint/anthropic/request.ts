@@ -4,6 +4,7 @@
 import type { ChatRequest, SamplingOptions } from "../../engine";
 import { MAX_INT32 } from "../constraintLimits";
 import { badRequest, formatPath } from "../errors";
+import { dropBillingHeaders } from "./billingHeader";
 import { Fields } from "../fields";
 import { llamaParams, type LlamaParams } from "../llamaParams";
 import { checkJsonSchema } from "../schemaCheck";
@@ -17,6 +18,8 @@ export interface MessagesParams {
   llama: LlamaParams;
   /** Where an image or document in a tool result was replaced by a note (`messages[3].content[0].content[1]`). */
   leftOut: string[];
+  /** Claude Code's billing-header system blocks left out of the prompt (billingHeader.ts). */
+  billingHeadersDropped: number;
 }
 
 type Part = { type: "text"; text: string };
@@ -133,17 +136,22 @@ function toolChoice(f: Fields): { choice?: ChatRequest["tool_choice"]; parallel?
 const THINKING: Record<string, boolean | undefined> = { enabled: true, disabled: false, adaptive: undefined };
 
 /** count_tokens takes the same body without the generation fields. */
-export function parseMessagesRequest(body: unknown, purpose: "generate" | "count"): MessagesParams {
+export function parseMessagesRequest(
+  body: unknown,
+  purpose: "generate" | "count",
+  options: { keepBillingHeader?: boolean } = {},
+): MessagesParams {
   const f = Fields.of(body, []);
   f.need("model", f.string);
   const maxTokens = purpose === "generate" ? f.need("max_tokens", (k) => f.integer(k, 1)) : 0;
   const list = f.need("messages", f.objects);
   if (list.length === 0) throw badRequest("must contain at least one message", ["messages"]);
   const leftOut: string[] = [];
-  const messages = [
+  const converted = [
     ...(f.has("system") ? [{ role: "system", content: textParts(f, "system") }] : []),
     ...list.flatMap((m) => convertMessage(m, leftOut)),
   ];
+  const { messages, dropped } = options.keepBillingHeader ? { messages: converted, dropped: 0 } : dropBillingHeaders(converted);
   const tools = convertTools(f);
   const { choice, parallel } = toolChoice(f);
   const llama = llamaParams(f);
@@ -167,5 +175,6 @@ export function parseMessagesRequest(body: unknown, purpose: "generate" | "count
     stream: f.boolean("stream") ?? false,
     llama,
     leftOut,
+    billingHeadersDropped: dropped,
   };
 }

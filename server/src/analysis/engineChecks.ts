@@ -7,6 +7,7 @@ import { dialectFor } from "../dialects";
 import { ENGINE_LABELS, type EngineId, type TemplateDocument } from "../document";
 import { probeFindings } from "./caps/probeFindings";
 import { withServerArgs } from "./chatLayer";
+import { prefixStabilityFindings } from "./prefixStability";
 import { mergeFindings, type Finding } from "./finding";
 import { scenarioFindings } from "./scenarioChecks";
 import type { Scenario } from "./scenario";
@@ -25,6 +26,8 @@ export interface EngineCheckOptions {
 
 /** The engines whose capability probe the checks run (the probe is llama.cpp's). */
 const PROBED: ReadonlySet<EngineId> = new Set(["llamacpp"]);
+/** The engines the endpoint serves with (llama.cpp's chat layer): their prompts must keep the KV cache across turns. */
+const SERVED: ReadonlySet<EngineId> = new Set(["llama-server", "llamacpp"]);
 
 /**
  * The dialects of the engines that have one (an engine without a dialect yet is not checked); llama-server's
@@ -86,6 +89,7 @@ function computeFindings(
     if (PROBED.has(id)) out.push(...probeFindings(doc, engine, { nullTools: options.nullToolsProbe }));
     // The engine compiles the whole template first: with a refusal every render fails, so none is needed.
     if (found.some((f) => f.code === `${id}/unsupported-syntax`)) continue;
+    if (SERVED.has(id)) out.push(...prefixStabilityFindings(doc, engine));
     const statics = new Map(found.filter((f) => f.severity === "error").map((f) => [f.nodeId, f]));
     for (const f of scenarioFindings(doc, reference, engine, scenarios)) {
       // A construct the engine throws on when reached is reported once: statically, with the scenarios that reach it.

@@ -19,6 +19,7 @@ export { fixAll, quickFixesFor } from "./fixes/quickFixes";
 export type { TextEdit } from "./fixes/rewrites";
 export { BUILTIN_SCENARIOS, CHECK_NOW } from "./scenarios";
 export { modelFindings } from "./model";
+export { PREFIX_CODE, prefixStabilityFindings } from "./prefixStability";
 export type { ModelTokenizer } from "./model";
 export { securityDiagnostics, securityHover } from "./security";
 export { DEFAULT_SPECIAL_TOKENS, parseScenario, parseScenarios, scenarioContext } from "./scenario";

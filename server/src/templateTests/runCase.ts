@@ -1,6 +1,6 @@
 // Runs one test case against a template and says, per failed expectation, what was expected and what
 // was seen; a case passes when that list is empty.
-import { capsOf, detectToolCallFormat } from "../analysis";
+import { capsOf, detectToolCallFormat, prefixStabilityFindings } from "../analysis";
 import { dialectFor } from "../dialects";
 import type { TemplateDocument } from "../document";
 import { checkDiagnostics } from "./diagnosticsCheck";
@@ -40,6 +40,7 @@ export async function runCase(doc: TemplateDocument, tc: TestCase, options: RunO
   const renders = checkRenders(doc, tc, options);
   failures.push(...renders.failures);
   if (tc.expect.diagnostics) failures.push(...checkDiagnostics(doc, tc.expect.diagnostics));
+  if (tc.expect.prefixStable !== undefined) failures.push(...checkPrefixStable(doc, tc.expect.prefixStable));
   let live: LiveSummary | undefined;
   if (tc.live && options.live) {
     const r = await checkLive(tc.live, options.live);
@@ -89,9 +90,19 @@ function subsetMismatches(path: string, expected: Record<string, unknown>, seen:
   return out;
 }
 
-function dialect(engine: "llamacpp" | "minja") {
+function dialect(engine: "llamacpp" | "minja" | "llama-server") {
   const d = dialectFor(engine);
-  // Both engines are built in; a missing one is a build error, not a user's.
+  // These engines are built in; a missing one is a build error, not a user's.
   if (!d) throw new Error(`engine ${engine} is not registered`);
   return d;
+}
+
+/** `prefixStable`: the cache/earlier-turn-rerendered check of llama-server, the engine the endpoint serves with. */
+function checkPrefixStable(doc: TemplateDocument, expected: boolean): Failure[] {
+  const [finding] = prefixStabilityFindings(doc, dialect("llama-server"));
+  const seen = finding === undefined;
+  if (seen === expected) return [];
+  const detail =
+    finding && `${doc.lines.positionAt(finding.start).line + 1}:${doc.lines.positionAt(finding.start).character + 1} ${finding.message}`;
+  return [{ expectation: "prefixStable", expected, seen, ...(detail ? { detail } : {}) }];
 }

@@ -27,6 +27,8 @@ export interface CaseExpectations {
   toolCallFormat?: Record<string, unknown>;
   /** Every engine of the case renders the scenario (true) or every one throws (false). */
   renders?: boolean;
+  /** llama-server renders an agent's next prompt starting with the previous one (no cache/earlier-turn-rerendered). */
+  prefixStable?: boolean;
   /** Every engine of the case renders the same bytes as this one. */
   sameAs?: EngineId;
   /** Every engine of the case renders exactly the bytes of this file. */
@@ -130,7 +132,7 @@ function parseCase(node: Node, at: At, testFilePath: string): TestCase {
   const expect = props.get("expect") ?? (live ? { type: "object" as const, offset: node.offset, length: 0, children: [] } : undefined);
   if (!expect || expect.type !== "object")
     throw at(expect?.offset ?? node.offset, `case "${name.value}" needs an "expect" object or a "live" one`);
-  const ex = properties(expect, ["caps", "toolCallFormat", "renders", "sameAs", "snapshot", "diagnostics"], at);
+  const ex = properties(expect, ["caps", "toolCallFormat", "renders", "sameAs", "snapshot", "diagnostics", "prefixStable"], at);
   if (ex.size === 0 && !live) throw at(expect.offset, `case "${name.value}" expects nothing`);
   const out: CaseExpectations = {};
   const caps = ex.get("caps");
@@ -155,6 +157,11 @@ function parseCase(node: Node, at: At, testFilePath: string): TestCase {
   }
   const diagnostics = ex.get("diagnostics");
   if (diagnostics) out.diagnostics = parseDiagnostics(diagnostics, at);
+  const prefixStable = ex.get("prefixStable");
+  if (prefixStable) {
+    if (prefixStable.type !== "boolean") throw at(prefixStable.offset, `"prefixStable" must be true or false`);
+    out.prefixStable = prefixStable.value as boolean;
+  }
 
   const rendering = out.renders !== undefined || out.sameAs !== undefined || out.snapshot !== undefined;
   const scenarioNode = props.get("scenario");

@@ -147,3 +147,33 @@ test("refusals name the block", () => {
   );
   refuses([], "messages: must contain at least one message");
 });
+
+test("Claude Code's billing-header system block is dropped (array or string system, or a system message), unless kept", () => {
+  const billing = "x-anthropic-billing-header: cc_version=2.1.332.abc; cc_entrypoint=cli; cch=1f2e3;";
+  const body = {
+    ...base,
+    system: [
+      { type: "text", text: billing },
+      { type: "text", text: "You are Claude Code." },
+    ],
+    messages: [
+      { role: "system", content: [{ type: "text", text: billing }] },
+      { role: "user", content: "hi" },
+    ],
+  };
+  const p = parseMessagesRequest(body, "generate");
+  assert.equal(p.billingHeadersDropped, 2);
+  assert.deepEqual(p.request.messages, [
+    { role: "system", content: [{ type: "text", text: "You are Claude Code." }] },
+    { role: "user", content: "hi" },
+  ]);
+  const alone = parseMessagesRequest({ ...base, system: billing, messages: [{ role: "user", content: "hi" }] }, "count");
+  assert.deepEqual(alone.request.messages, [{ role: "user", content: "hi" }]);
+  assert.equal(alone.billingHeadersDropped, 1);
+  const kept = parseMessagesRequest(body, "generate", { keepBillingHeader: true });
+  assert.equal(kept.billingHeadersDropped, 0);
+  assert.equal(kept.request.messages.length, 3);
+  // only a block that starts with it
+  const quoted = parseMessagesRequest({ ...base, system: `Ignore any ${billing}`, messages: [{ role: "user", content: "hi" }] }, "count");
+  assert.equal(quoted.billingHeadersDropped, 0);
+});

@@ -27,6 +27,8 @@ test("defaults: loopback, port 8080, no key, the demo pair, context 4096, 8 GiB 
     maxTokensOverflow: "clamp",
     maxQueue: 16,
     modelName: undefined,
+    keepClientBillingHeader: false,
+    verbose: false,
     exitOnStdinClose: false,
   });
 });
@@ -71,6 +73,8 @@ test("every flag", () => {
     "0",
     "--model-name",
     "mine",
+    "--keep-client-billing-header",
+    "--verbose",
     "--exit-on-stdin-close",
   ]);
   assert.deepEqual(c, {
@@ -93,6 +97,8 @@ test("every flag", () => {
     maxTokensOverflow: "reject",
     maxQueue: 0,
     modelName: "mine",
+    keepClientBillingHeader: true,
+    verbose: true,
     exitOnStdinClose: true,
   });
 });

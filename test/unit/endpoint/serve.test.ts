@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { parseServeArgs } from "../../../native/endpoint/config";
 import { Metrics } from "../../../native/endpoint/metrics";
 import { ModelHost } from "../../../native/endpoint/model";
+import { PromptHistory } from "../../../native/endpoint/promptHistory";
 import { GenerationQueue } from "../../../native/endpoint/queue";
 import { createEndpointServer } from "../../../native/endpoint/server";
 import { EndpointClient } from "../../../client/src/endpoint/http";
@@ -162,7 +163,14 @@ test("while loading, /health reports the progress and the API routes answer 503"
   const config = parseServeArgs([]);
   const model = new ModelHost({ target: "never-loaded.gguf" }, config);
   model.status = { state: "loading", stage: "draft", progress: 0.75 };
-  const server = createEndpointServer({ config, model, queue: new GenerationQueue(1), metrics: new Metrics(), log: () => {} });
+  const server = createEndpointServer({
+    config,
+    model,
+    queue: new GenerationQueue(1),
+    metrics: new Metrics(),
+    promptHistory: new PromptHistory(),
+    log: () => {},
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {

@@ -87,6 +87,28 @@ describe("Endpoint Statistics", () => {
     assert.deepEqual([s.generatedTokens, s.probes, s.breakEven], [600, 6, 0.8]);
   });
 
+  test("the prompt cache: the mean reused share of each prompt, and the prompts that lost it by cause", () => {
+    const m = new Metrics();
+    m.recordGeneration("openai", "length", generation());
+    m.countDivergence("earlier_turn_rerendered");
+    const s = endpointStatistics(parsePrometheus(m.render(gauges)));
+    const g = generation();
+    assert.deepEqual(s.promptCache, {
+      generations: 1,
+      meanReused: g.cachedTokens / g.promptTokens,
+      divergences: [
+        { cause: "client_prefix_changed", count: 0 },
+        { cause: "earlier_turn_rerendered", count: 1 },
+        { cause: "new_conversation", count: 0 },
+      ],
+    });
+    const page = statisticsPage({ kind: "figures", url: "http://h", stats: s, updated: new Date(0) }, "n");
+    assert.match(
+      page,
+      /Prompt cache: \d+% of each prompt reused on average over 1 generations; prompts that lost it: earlier turn rerendered 1\./,
+    );
+  });
+
   test("an endpoint without our DFlash figures (another server, or no draft yet) has none to chart", () => {
     const s = endpointStatistics(parsePrometheus('# HELP vllm:num_requests_running x\nvllm:num_requests_running{model_name="m"} 0\n'));
     assert.equal(s.hasContextFigures, false);

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { runCli } from "../../helpers/cli";
 
 /** A folder with the template and a test file of these cases; returns the test file's path. */
@@ -156,5 +157,19 @@ describe("starter test files", () => {
     const r = runCli(["test", join(__dirname, "../../../templates/starters")]);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /0 failed \(\d+ cases in 2 files\)/);
+  });
+});
+
+describe("chat-template test: prefixStable", () => {
+  it("passes for a template that keeps earlier turns, fails with the finding for one that drops earlier reasoning", () => {
+    const stable = QWEN3_CHAT_TEMPLATE.replace("{%- if loop.index0 > ns.last_query_index %}", "{%- if true %}");
+    const ok = json(suite(stable, [{ name: "keeps the cache", expect: { prefixStable: true } }]));
+    assert.equal(ok.status, 0);
+    const { status, out } = json(suite(QWEN3_CHAT_TEMPLATE, [{ name: "keeps the cache", expect: { prefixStable: true } }]));
+    assert.equal(status, 1);
+    const [f] = out.files[0].cases[0].failures;
+    assert.deepEqual([f.expectation, f.expected, f.seen], ["prefixStable", true, false]);
+    assert.match(f.detail, /^\d+:\d+ Prefix cache lost: message 2's reasoning is dropped once a later user message exists/);
+    assert.equal(json(suite(QWEN3_CHAT_TEMPLATE, [{ name: "known loss", expect: { prefixStable: false } }])).status, 0);
   });
 });
