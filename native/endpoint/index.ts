@@ -1,3 +1,3 @@
 // native/endpoint's entrance: the `serve` subcommand and what the editor's endpoint manager reads of it.
-export { serveCommand, usage as serveUsage } from "./serve";
+export { serveCommand, help as serveHelp } from "./serve";
 export type { TemplateEvent } from "./templateSource";

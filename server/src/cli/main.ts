@@ -1,47 +1,48 @@
 // The `chat-template` command line: one subcommand per file, dispatched here.
-import { abCommand, usage as abUsage } from "./ab";
-import { type CommandIO, processIO, UsageError } from "../commandLine";
-import { capsCommand, usage as capsUsage } from "./caps";
-import { checkCommand, usage as checkUsage } from "./check";
-import { extractCommand, usage as extractUsage } from "./extract";
-import { fixCommand, usage as fixUsage } from "./fix";
+import { abCommand, help as abHelp } from "./ab";
+import { type CommandHelp, type CommandIO, formatCommandList, formatHelp, processIO, UsageError, wantsHelp } from "../commandLine";
+import { capsCommand, help as capsHelp } from "./caps";
+import { checkCommand, help as checkHelp } from "./check";
+import { extractCommand, help as extractHelp } from "./extract";
+import { fixCommand, help as fixHelp } from "./fix";
 import {
   benchCommand,
-  benchUsage,
+  benchHelp,
   installCudaCommand,
-  installCudaUsage,
+  installCudaHelp,
   makeTestModelsCommand,
-  makeTestModelsUsage,
+  makeTestModelsHelp,
 } from "../../../native/cli";
-import { renderCommand, usage as renderUsage } from "./render";
-import { serveCommand, serveUsage } from "../../../native/endpoint";
-import { testCommand, usage as testUsage } from "./test";
+import { renderCommand, help as renderHelp } from "./render";
+import { serveCommand, serveHelp } from "../../../native/endpoint";
+import { testCommand, help as testHelp } from "./test";
 import { versionText } from "./version";
 
 type Command = (argv: string[], io: CommandIO) => number | Promise<number>;
 
-const commands: Record<string, { run: Command; usage: string }> = {
-  check: { run: checkCommand, usage: checkUsage },
-  render: { run: renderCommand, usage: renderUsage },
-  extract: { run: extractCommand, usage: extractUsage },
-  serve: { run: serveCommand, usage: serveUsage },
-  caps: { run: capsCommand, usage: capsUsage },
-  fix: { run: fixCommand, usage: fixUsage },
-  test: { run: testCommand, usage: testUsage },
-  ab: { run: abCommand, usage: abUsage },
-  "make-test-models": { run: makeTestModelsCommand, usage: makeTestModelsUsage },
-  bench: { run: benchCommand, usage: benchUsage },
-  "install-cuda": { run: installCudaCommand, usage: installCudaUsage },
+const commands: Record<string, { run: Command; help: CommandHelp }> = {
+  check: { run: checkCommand, help: checkHelp },
+  render: { run: renderCommand, help: renderHelp },
+  caps: { run: capsCommand, help: capsHelp },
+  fix: { run: fixCommand, help: fixHelp },
+  extract: { run: extractCommand, help: extractHelp },
+  test: { run: testCommand, help: testHelp },
+  ab: { run: abCommand, help: abHelp },
+  serve: { run: serveCommand, help: serveHelp },
+  bench: { run: benchCommand, help: benchHelp },
+  "make-test-models": { run: makeTestModelsCommand, help: makeTestModelsHelp },
+  "install-cuda": { run: installCudaCommand, help: installCudaHelp },
 };
 
 function helpText(): string {
-  return ["usage:", ...Object.values(commands).map((c) => "  " + c.usage), "  chat-template --version"].join("\n") + "\n";
+  return formatCommandList(Object.fromEntries(Object.entries(commands).map(([name, c]) => [name, c.help])));
 }
 
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") {
-    io.stdout(helpText());
+    const topic = name === "help" && rest[0] !== undefined ? commands[rest[0]] : undefined;
+    io.stdout(topic ? formatHelp(topic.help) : helpText());
     return 0;
   }
   if (name === "--version" || name === "-v") {
@@ -53,11 +54,15 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
     io.stderr((name ? `unknown command '${name}'\n` : "") + helpText());
     return 2;
   }
+  if (wantsHelp(rest)) {
+    io.stdout(formatHelp(cmd.help));
+    return 0;
+  }
   try {
     return await cmd.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`chat-template ${name}: ${e.message}\nusage: ${cmd.usage}\n`);
+      io.stderr(`chat-template ${name}: ${e.message}\nusage: ${cmd.help.usage}\n(chat-template ${name} --help tells more)\n`);
       return 2;
     }
     throw e;

@@ -3,3 +3,6 @@ export { UsageError, oneOf, parseArgs } from "./args";
 export { processIO } from "./io";
 export type { CommandIO } from "./io";
 export { onOff } from "./args";
+export { formatCommandList, formatHelp, wantsHelp } from "./help";
+export type { CommandHelp } from "./help";
+export { progressLine } from "./progress";
