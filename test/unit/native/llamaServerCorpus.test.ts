@@ -11,6 +11,7 @@ import { dialectFor, llamaServer_0_5_0 } from "../../../server/src/dialects";
 import { TemplateDocument } from "../../../server/src/document";
 import { PyDict, render, type Scenario, scenarioContext, type Value, type WallClock } from "../../../server/src/interpreter";
 import { corpusDir } from "../../helpers/corpus";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 function plain(v: Value): unknown {
   if (typeof v === "bigint") return Number(v);
@@ -63,7 +64,7 @@ function thinkingSensitive(): string[] {
 }
 
 describe("llama-server engine against llama.cpp's chat layer", () => {
-  it("renders every corpus template and built-in scenario as llama.cpp's chat layer does", { timeout: 300_000 }, async () => {
+  it("renders every corpus template and built-in scenario as llama.cpp's chat layer does", { timeout: HANG_GUARD_MS }, async () => {
     const mismatches: string[] = [];
     const matched = new Set<string>();
     for (const f of templates) {
