@@ -26,7 +26,7 @@ describe("caps output", () => {
   it("the table lists the probe renders that threw, at their line and column", () => {
     const r = runCli(["caps", "--engine", "minja", fixture("glm-style.jinja")]);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /\nprobe renders that threw:\n  typed_content at line 23, column 14: Expected identifier in subscript\n/);
+    assert.match(r.stdout, /\nprobe renders that threw:\n {2}typed_content at line 23, column 14: Expected identifier in subscript\n/);
   });
 
   it("--format json is the JSON object", () => {

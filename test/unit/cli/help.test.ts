@@ -31,8 +31,8 @@ describe("chat-template help", () => {
         assert.equal(r.status, 0, r.stderr);
         assert.equal(r.stderr, "");
         assert.match(r.stdout, new RegExp(`^usage: chat-template ${c}`));
-        assert.match(r.stdout, /\n\nexamples:\n  chat-template /);
-        assert.match(r.stdout, /\n\nexit status:\n  0  \S/);
+        assert.match(r.stdout, /\n\nexamples:\n {2}chat-template /);
+        assert.match(r.stdout, /\n\nexit status:\n {2}0 {2}\S/);
         const description = r.stdout.split("\n\n")[1]!;
         assert.ok(description.length > 150, `a paragraph, not a line: ${description}`);
       }
