@@ -23,7 +23,7 @@ import {
   type TestFile,
   TestFileError,
 } from "../templateTests";
-import { type CommandHelp, type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
+import { type CommandHelp, type CommandIO, oneOf, parseArgs, progressLine, UsageError } from "../commandLine";
 import { readTemplate } from "./readTemplate";
 
 export const help: CommandHelp = {
@@ -35,7 +35,7 @@ export const help: CommandHelp = {
     "that engines render a scenario (the same bytes as another engine, or a snapshot), the most severe diagnostic, " +
     "and live cases that ask a model for tool calls and count the well-formed ones. Live cases run on the " +
     "OpenAI-compatible server at --endpoint and are skipped without it. A bad test file is reported at its line " +
-    "before anything runs.",
+    "before anything runs. On a terminal, stderr shows which case is running.",
   options: [
     ["--endpoint URL", "the server live cases run on ($CHAT_TEMPLATE_API_KEY or $OPENAI_API_KEY is its bearer key)"],
     ["--reporter text|json|junit", "the report's format (default text)"],
@@ -61,12 +61,18 @@ export async function testCommand(argv: string[], io: CommandIO): Promise<number
   const endpoint = url === undefined || !files.some((f) => f.file.cases.some((c) => c.live)) ? undefined : await reach(url);
   const notes = endpoint ? endpointNotes(endpoint) : [];
   const results: FileResult[] = [];
+  const progress = progressLine(io, "test");
+  const total = files.reduce((n, f) => n + f.file.cases.length, 0);
   for (const { file, doc, text } of files) {
     const live = endpoint && { endpoint, template: text, markers: markersOf(doc) };
     const cases = [];
-    for (const c of file.cases) cases.push(await runCase(doc, c, { updateSnapshots: args.switches.has("update-snapshots"), live }));
+    for (const c of file.cases) {
+      progress.update(`${results.reduce((n, r) => n + r.cases.length, 0) + cases.length + 1} of ${total} cases: ${file.path}, '${c.name}'`);
+      cases.push(await runCase(doc, c, { updateSnapshots: args.switches.has("update-snapshots"), live }));
+    }
     results.push({ path: file.path, templatePath: file.templatePath, cases });
   }
+  progress.done();
   io.stdout(report(reporter, results, notes));
   return results.some((f) => f.cases.some((c) => c.failures.length)) ? 1 : 0;
 }

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { progressLine, type CommandIO } from "../../../server/src/commandLine";
 import { speedupText } from "../../../native/cli/bench";
+import { main } from "../../../server/src/cli/main";
+import { resolve } from "node:path";
 
 function io(tty: boolean): CommandIO & { err: string } {
   const o = { err: "", stdout: () => {}, stderr: (s: string) => void (o.err += s), stderrIsTTY: tty };
@@ -24,6 +26,23 @@ describe("progress lines", () => {
     p.update("1 of 2");
     p.done();
     assert.equal(t.err, "");
+  });
+});
+
+describe("chat-template test's progress", () => {
+  it("names each case as it runs on a terminal, and clears the line before the report", async () => {
+    const t = {
+      err: "",
+      out: "",
+      stderrIsTTY: true,
+      stderr: (s: string) => void (t.err += s),
+      stdout: (s: string | Uint8Array) => void (t.out += String(s)),
+    };
+    const status = await main(["test", resolve(__dirname, "../../../templates/starters/chatml.chat-template-test.json")], t);
+    assert.equal(status, 0, t.err + t.out);
+    assert.match(t.err, /^\r\x1b\[2Ktest: 1 of \d+ cases: .+chatml\.chat-template-test\.json, '.+'/);
+    assert.ok(t.err.endsWith("\r\x1b[2K"));
+    assert.ok(t.out.length > 0);
   });
 });
 
