@@ -3,23 +3,23 @@
 // native/endpoint), so that neither side imports the other.
 import { type CommandIO, processIO } from "../server/src/commandLine";
 import { dispatch, languageCommands, type Subcommand } from "../server/src/cli";
-import { benchCommand, benchUsage, installCudaCommand, installCudaUsage, makeTestModelsCommand, makeTestModelsUsage } from "../native/cli";
-import { serveCommand, serveUsage } from "../native/endpoint";
+import { benchCommand, benchHelp, installCudaCommand, installCudaHelp, makeTestModelsCommand, makeTestModelsHelp } from "../native/cli";
+import { serveCommand, serveHelp } from "../native/endpoint";
 
 const { check, render, extract, caps, fix, test, ab } = languageCommands;
 // the order `--help` lists them in
 const commands: Record<string, Subcommand> = {
   check,
   render,
-  extract,
-  serve: { run: serveCommand, usage: serveUsage },
   caps,
   fix,
+  extract,
   test,
   ab,
-  "make-test-models": { run: makeTestModelsCommand, usage: makeTestModelsUsage },
-  bench: { run: benchCommand, usage: benchUsage },
-  "install-cuda": { run: installCudaCommand, usage: installCudaUsage },
+  serve: { run: serveCommand, help: serveHelp },
+  bench: { run: benchCommand, help: benchHelp },
+  "make-test-models": { run: makeTestModelsCommand, help: makeTestModelsHelp },
+  "install-cuda": { run: installCudaCommand, help: installCudaHelp },
 };
 
 export function main(argv: string[], io: CommandIO = processIO): Promise<number> {

@@ -22,7 +22,11 @@ const RUNTIME_JS =
 
 const RULES: Rule[] = [
   { base: "package.json", match: ANY },
+  // the manifest's strings (%key% in package.json)
+  { base: "package.nls.json", match: ANY },
   { base: "README.md", match: ANY },
+  // the user documentation the README links to, so its links resolve inside the package
+  { base: "docs", match: /^[^/]+\.md$/ },
   { base: "CHANGELOG.md", match: ANY },
   { base: "LICENSE", match: ANY },
   { base: "language-configuration.json", match: ANY },
@@ -101,6 +105,7 @@ export function packageContents(root: string, target: Target): string[] {
 export function requiredFiles(target: Target): string[] {
   const common = [
     "package.json",
+    "package.nls.json",
     "README.md",
     "CHANGELOG.md",
     "LICENSE",

@@ -52,7 +52,15 @@ export function buildVsix(target: Target, outDir: string): { file: string; files
     const file = join(outDir, vsixName(manifest.version, target));
     mkdirSync(outDir, { recursive: true });
     const vsce = join(ROOT, "node_modules", "@vscode", "vsce", "vsce");
-    const args = ["package", "--out", file, ...(target === "universal" ? ["--no-dependencies"] : ["--target", target])];
+    // README's images and links stay relative, to the files the package holds: rewritten, they would point at a
+    // repository URL, which an installed copy cannot reach offline and which may not exist
+    const args = [
+      "package",
+      "--out",
+      file,
+      "--no-rewrite-relative-links",
+      ...(target === "universal" ? ["--no-dependencies"] : ["--target", target]),
+    ];
     const r = spawnSync(process.execPath, [vsce, ...args], { cwd: stage, encoding: "utf8" });
     if (r.status !== 0) throw new Error(`vsce package failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
     return { file, files: files.length, bytes: statSync(file).size };

@@ -4,7 +4,7 @@
 // folder), checks in a fresh process that it loads and sees a GPU, and records it; from then on loadBackend()
 // picks it when CUDA is usable. No npm needed. A cut or cancelled download resumes on the next run.
 import { spawnSync } from "node:child_process";
-import { type CommandIO, parseArgs, UsageError } from "../../server/src/commandLine";
+import { type CommandHelp, type CommandIO, parseArgs, UsageError } from "../../server/src/commandLine";
 import {
   CUDA_DOWNLOAD_MB,
   CUDA_TARBALLS,
@@ -19,7 +19,25 @@ import {
   type RegistryConfig,
 } from "../engine";
 
-export const usage = "chat-template install-cuda [--dir DIR] [--registry URL]";
+export const help: CommandHelp = {
+  usage: "chat-template install-cuda [--dir DIR] [--registry URL]",
+  summary: "install llama.cpp's CUDA build for the endpoint, without npm (pinned sha512, resumable)",
+  description:
+    "Downloads node-llama-cpp's CUDA build (two tarballs, the CUDA runtime included) from the npm registry your npm " +
+    "configuration names (or npmjs.org), checks each against the sha512 pinned in this release, unpacks them into " +
+    "DIR/cuda, checks in a fresh process that the build loads and sees a GPU, and records it: from then on serve and " +
+    "bench run on CUDA when a driver and a device are present. A cut or interrupted download resumes on the next run.",
+  options: [
+    ["--dir DIR", "where to install (default ~/.local/share/chat-template-studio, or $CTS_STORAGE_DIR)"],
+    ["--registry URL", "the npm registry to download from, overriding the npm configuration"],
+  ],
+  examples: ["chat-template install-cuda", "chat-template install-cuda --registry https://registry.npmjs.org/"],
+  exitCodes: [
+    [0, "installed and checked"],
+    [1, "the download, its hash, the unpacking or the check failed (the message says which)"],
+    [2, "usage error"],
+  ],
+};
 
 /** The check runs in a child: a process holds one llama.cpp build for life, and a broken CUDA setup may crash. */
 function verifyInChild(prefix: string): BackendInfo | { error: string } {

@@ -1,8 +1,25 @@
 // `chat-template make-test-models DIR [--seed N]`: writes the tiny test pairs (random, constructed, falling, scripted).
-import { type CommandIO, parseArgs, UsageError } from "../../server/src/commandLine";
+import { type CommandHelp, type CommandIO, parseArgs, UsageError } from "../../server/src/commandLine";
 import { writeConstructedPair, writeFallingPair, writeRandomPair, writeScriptedPair } from "../testModels";
 
-export const usage = "chat-template make-test-models DIR [--seed N]";
+export const help: CommandHelp = {
+  usage: "chat-template make-test-models DIR [--seed N]",
+  summary: "write tiny Qwen3-shaped target + DFlash draft GGUF pairs for tests and demos",
+  description:
+    "Writes four tiny target + DFlash draft pairs into DIR, each with a byte-level vocabulary, the chat special tokens " +
+    "and Qwen3's template: random-* (random weights), constructed-* (hand-set weights: the target repeats a letter " +
+    "cycle and the draft predicts it), falling-* (the constructed pair whose draft gets worse as the context grows) " +
+    "and scripted-* (a target that writes a get_weather tool call, for testing tool-call harnesses). No download.",
+  options: [["--seed N", "the random pair's seed (default 1)"]],
+  examples: [
+    "chat-template make-test-models models",
+    "chat-template serve --target models/scripted-target.gguf --draft models/scripted-draft.gguf",
+  ],
+  exitCodes: [
+    [0, "written"],
+    [2, "usage error"],
+  ],
+};
 
 export function makeTestModelsCommand(argv: string[], io: CommandIO): number {
   const args = parseArgs(argv, { values: ["seed"] });

@@ -1,11 +1,56 @@
 // `chat-template serve` flags → the endpoint's configuration. A usage error here exits 2 before anything binds.
 import { isIP } from "node:net";
-import { UsageError, onOff, parseArgs } from "../../server/src/commandLine";
+import { type CommandHelp, UsageError, onOff, parseArgs } from "../../server/src/commandLine";
 import { normalOrigin } from "./origin";
 
-export const usage =
-  "chat-template serve [--target FILE [--draft FILE]] [--chat-template-file FILE [--chat-template-mirror-of NAME]] [--host ADDR] [--port N] [--api-key KEY] [--allowed-origins LIST] " +
-  "[--context N] [--gpu-layers N] [--threads N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--cache-ram MiB] [--sse-ping-interval S] [--max-tokens-overflow clamp|reject] [--queue N] [--model-name NAME] [--keep-client-billing-header] [--verbose] [--exit-on-stdin-close]";
+export const help: CommandHelp = {
+  usage:
+    "chat-template serve [--target FILE [--draft FILE]] [--chat-template-file FILE [--chat-template-mirror-of NAME]] [--host ADDR] [--port N] [--api-key KEY] [--allowed-origins LIST] " +
+    "[--context N] [--gpu-layers N] [--threads N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--cache-ram MiB] [--sse-ping-interval S] [--max-tokens-overflow clamp|reject] [--queue N] [--model-name NAME] [--keep-client-billing-header] [--verbose] [--exit-on-stdin-close]",
+  summary: "serve a GGUF (with a DFlash draft) over OpenAI- and Anthropic-compatible HTTP, using your template",
+  description:
+    "Starts an HTTP server on the native engine (linux-x64): OpenAI chat completions and completions, Anthropic " +
+    "Messages, llama-server's tokenize, apply-template, props, slots and metrics, and /chat/parse. Each chat request " +
+    "is rendered as llama-server renders it, with the GGUF's template or --chat-template-file (reloaded when it " +
+    "changes; a broken save keeps the last good one). With --draft, decoding is DFlash speculative decoding: the " +
+    "output is the target's own, faster when the draft guesses well. Without --target it serves tiny demo models " +
+    "(random weights). stdout has one JSON line per event (listening, ready, template, error); people read stderr, " +
+    "one line per request.",
+  options: [
+    ["--target FILE", "the model GGUF (default: the demo pair)"],
+    ["--draft FILE", "its DFlash draft GGUF (default: plain decoding)"],
+    ["--chat-template-file FILE", "the template to serve instead of the GGUF's own, reloaded as it changes"],
+    ["--chat-template-mirror-of NAME", "the file is an editor's copy of NAME: messages name NAME"],
+    ["--host ADDR", "address to bind (default 127.0.0.1; any other needs an API key)"],
+    ["--port N", "port (default 8080; 0 picks a free one)"],
+    ["--api-key KEY", "require Authorization: Bearer KEY (or $CHAT_TEMPLATE_API_KEY)"],
+    ["--allowed-origins LIST", "comma-separated web origins whose pages may call the endpoint (CORS)"],
+    ["--context N", "context size in tokens (default 4096)"],
+    ["--gpu-layers N", "target layers on the GPU (default -1: all)"],
+    ["--threads N", "CPU threads (default: one for the demo and other models narrower than 512, else llama.cpp's choice)"],
+    ["--draft-max N", "most tokens drafted per step (default: the draft's block size - 1)"],
+    ["--draft-adaptive on|off", "choose each step's draft length for speed (default on)"],
+    ["--draft-window N", "positions of the target's features the draft attends to (default: the draft's own)"],
+    ["--cache-ram MiB", "host memory for saved conversations' KV state (default 8192; 0: off)"],
+    ["--sse-ping-interval S", "a keep-alive event after S silent seconds on a stream, during a prefill too (default 30; -1: none)"],
+    ["--max-tokens-overflow clamp|reject", "OpenAI routes: max_tokens past the room left is cut to it (clamp, default) or a 400"],
+    ["--queue N", "requests that may wait while one generates (default 16; more get 429)"],
+    ["--model-name NAME", "the model id in responses (default: the target's file name)"],
+    ["--keep-client-billing-header", "keep Claude Code's x-anthropic-billing-header system block (default: dropped, so the prompt cache survives)"],
+    ["--verbose", "the request log line also shows 30 characters either side of where a prompt left the cache"],
+    ["--exit-on-stdin-close", "stop when stdin ends (for a parent process)"],
+  ],
+  examples: [
+    "chat-template serve",
+    "chat-template serve --target model.gguf --draft dflash.gguf --chat-template-file chat_template.jinja --port 8080",
+    "CHAT_TEMPLATE_API_KEY=secret chat-template serve --host 0.0.0.0 --target model.gguf",
+  ],
+  exitCodes: [
+    [0, "stopped by SIGINT or SIGTERM"],
+    [1, "a model or template file is missing, or the address cannot be bound"],
+    [2, "usage error, including a non-loopback --host without an API key"],
+  ],
+};
 
 export interface ServeConfig {
   /** Absent: the demo pair (random weights). */

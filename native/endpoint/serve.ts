@@ -24,7 +24,7 @@ import { createEndpointServer } from "./server";
 import type { Services } from "./services";
 import { reloadAdvice, templateName } from "./templateSource";
 
-export { usage } from "./config";
+export { help } from "./config";
 
 function banner(lines: string[]): string {
   const width = Math.max(...lines.map((l) => l.length));

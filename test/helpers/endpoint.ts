@@ -47,10 +47,31 @@ export class EndpointProcess {
     });
   }
 
-  /** Until stderr matches (bounded): stderr is a pipe of its own, so a line logged with an event may come after it. */
-  async waitForStderr(re: RegExp): Promise<void> {
-    for (let i = 0; i < 250 && !re.test(this.stderr); i++) await new Promise((r) => setTimeout(r, 20));
-    if (!re.test(this.stderr)) throw new Error(`stderr does not match ${re}:\n${this.stderr}`);
+  /**
+   * Until stderr from offset `from` on matches: stderr is a pipe of its own, so a line logged with an event may come
+   * after it. Waits on the pipe's data, however slow the machine; fails when the process exits without the line.
+   */
+  waitForStderr(re: RegExp, from = 0): Promise<RegExpExecArray> {
+    const stderr = this.child.stderr!;
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const m = re.exec(this.stderr.slice(from));
+        if (!m) return false;
+        stderr.off("data", onData);
+        resolve(m);
+        return true;
+      };
+      // after the constructor's listener has appended the chunk
+      const onData = () => void check();
+      const fail = () => reject(new Error(`the endpoint's stderr ended without matching ${re}:\n${this.stderr}`));
+      if (check()) return;
+      if (stderr.readableEnded) return fail();
+      stderr.on("data", onData);
+      stderr.once("end", () => {
+        stderr.off("data", onData);
+        if (!check()) fail();
+      });
+    });
   }
 
   get pid(): number {

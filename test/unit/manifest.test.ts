@@ -5,6 +5,14 @@ import { resolve } from "node:path";
 import { describe, it } from "node:test";
 
 const manifest = JSON.parse(readFileSync(resolve(__dirname, "../../package.json"), "utf8"));
+const nls: Record<string, string> = JSON.parse(readFileSync(resolve(__dirname, "../../package.nls.json"), "utf8"));
+
+/** Every string value of the manifest, with where it is. */
+function strings(value: unknown, at = ""): [string, string][] {
+  if (typeof value === "string") return [[at, value]];
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => strings(v, `${at}.${k}`));
+  return [];
+}
 
 describe("package.json manifest", () => {
   it("an untrusted workspace cannot choose a program to run, a file to load natively, or a server to contact", () => {
@@ -69,5 +77,41 @@ describe("package.json manifest", () => {
         `a step offers ${c}`,
       );
     }
+  });
+
+  it("is localizable: every %key% has its text in package.nls.json, and every text there is used", () => {
+    const used = strings(manifest).flatMap(([at, s]) => (/^%[^%\s]+%$/.test(s) ? [[at, s.slice(1, -1)] as const] : []));
+    for (const [at, key] of used) assert.equal(typeof nls[key], "string", `${at}: ${key} is not in package.nls.json`);
+    assert.deepEqual(
+      Object.keys(nls).filter((k) => !used.some(([, u]) => u === k)),
+      [],
+      "unused strings in package.nls.json",
+    );
+    // the command palette's titles; displayName and description stay literal: npm shows them too
+    for (const c of manifest.contributes.commands) assert.match(c.title, /^%.+%$/, c.command);
+  });
+
+  it("is listed under AI and Chat, and says what works in a virtual workspace", () => {
+    for (const c of ["AI", "Chat", "Programming Languages", "Linters"]) assert.ok(manifest.categories.includes(c), c);
+    assert.equal(manifest.capabilities.virtualWorkspaces.supported, "limited");
+    assert.ok(manifest.capabilities.virtualWorkspaces.description.length > 20);
+  });
+
+  it("lists no activation event VS Code generates from the contributions", () => {
+    const generated = [
+      ...manifest.contributes.languages.map((l: { id: string }) => `onLanguage:${l.id}`),
+      ...manifest.contributes.commands.map((c: { command: string }) => `onCommand:${c.command}`),
+    ];
+    assert.deepEqual(
+      manifest.activationEvents.filter((e: string) => generated.includes(e)),
+      [],
+    );
+  });
+
+  it("has what the Marketplace and Open VSX show: repository, license, icon, keywords", () => {
+    assert.match(manifest.repository.url, /^https:\/\//);
+    assert.equal(manifest.license, "MIT");
+    assert.ok(existsSync(resolve(__dirname, "../..", manifest.icon)));
+    assert.ok(manifest.keywords.length >= 1 && manifest.keywords.length <= 30);
   });
 });

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import manifest from "../../../package.json";
 import { DEFAULT_ENGINES, type Diagnostic, ENGINE_IDS, type EngineId, type Severity, TemplateDocument } from "../document";
 import { validate } from "../services";
-import { type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
+import { type CommandHelp, type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
 import type { ModelTokenizer } from "../analysis";
 import { positionInFile } from "../hfConfig";
 import { isHfConfigFile, readHfConfig } from "./hfConfigFile";
@@ -15,8 +15,41 @@ import { IGNORE_FILE, ignoredBy, readIgnoreFile, type IgnoreList } from "./ignor
 import { sarifLog, type SarifFinding } from "./sarif";
 import { LLAMA_SERVER_ARGS, llamaServerArgs } from "./llamaServerArgs";
 
-export const usage =
-  "chat-template check [--engines LIST] [--unsupported-scenarios] [--format text|json|sarif] [--fail-on error|warning|information] [--ignore-file FILE] [--gguf MODEL.gguf] [--llama-server-args FLAGS] FILE...";
+export const help: CommandHelp = {
+  usage:
+    "chat-template check [--engines LIST] [--unsupported-scenarios] [--format text|json|sarif] [--fail-on error|warning|information] [--ignore-file FILE] [--gguf MODEL.gguf] [--llama-server-args FLAGS] FILE...",
+  summary: "report syntax errors, engine incompatibilities and security findings, as the editor shows them",
+  description:
+    "Checks each template file (the template inside a .gguf, or each one in a Hugging Face tokenizer_config.json or " +
+    "chat_template.json, at its place in the JSON) and prints one line per finding, " +
+    "file:line:col: severity: message [code]: syntax errors; where llama.cpp, minja or @huggingface/jinja cannot run " +
+    "the template or render different bytes from Python Jinja2 on the built-in sample scenarios; where llama.cpp's " +
+    "capability probe throws; what a template in a downloaded model could do to the machine that renders it " +
+    "(security/...); and, against a model's tokenizer, special tokens it does not have or a doubled BOS (model/...). " +
+    "Findings accepted in .chat-template-ignore.json are left out.",
+  options: [
+    [
+      "--engines LIST",
+      "comma-separated engines to compare with Jinja2 (default jinja2,llamacpp,minja; also hfjinja, llama-server, jinja2-3.1.2)",
+    ],
+    ["--format text|json|sarif", "one line per finding (default), a JSON array per file, or a SARIF 2.1.0 log for code scanning"],
+    ["--fail-on LEVEL", "exit 1 when a finding is at this level or above: error (default), warning or information"],
+    ["--ignore-file FILE", "the accepted findings (default .chat-template-ignore.json in the working directory)"],
+    ["--gguf MODEL.gguf", "also check the templates against this model's tokenizer and bos/eos"],
+    ["--unsupported-scenarios", "also report findings about scenarios Jinja2 itself refuses (left out by default)"],
+    ["--llama-server-args FLAGS", "llama-server engine: the flags your llama-server starts with (--chat-template-kwargs, --reasoning, …)"],
+  ],
+  examples: [
+    "chat-template check chat_template.jinja",
+    "chat-template check --fail-on warning --format sarif templates/*.jinja > results.sarif",
+    "chat-template check model.gguf",
+  ],
+  exitCodes: [
+    [0, "no finding at the --fail-on level (findings below it are still printed)"],
+    [1, "a finding at the --fail-on level or above"],
+    [2, "usage error, or a file cannot be read"],
+  ],
+};
 
 /** Most severe first: `--fail-on warning` fails on warnings and errors. */
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };

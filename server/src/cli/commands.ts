@@ -1,40 +1,41 @@
 // The language commands and the dispatch every `chat-template` command line goes through. The command
 // line's composition root (cli/main.ts) adds the native commands; this folder knows nothing of them.
-import { abCommand, usage as abUsage } from "./ab";
-import { type CommandIO, UsageError } from "../commandLine";
-import { capsCommand, usage as capsUsage } from "./caps";
-import { checkCommand, usage as checkUsage } from "./check";
-import { extractCommand, usage as extractUsage } from "./extract";
-import { fixCommand, usage as fixUsage } from "./fix";
-import { renderCommand, usage as renderUsage } from "./render";
-import { testCommand, usage as testUsage } from "./test";
+import { abCommand, help as abHelp } from "./ab";
+import { type CommandHelp, type CommandIO, formatCommandList, formatHelp, UsageError, wantsHelp } from "../commandLine";
+import { capsCommand, help as capsHelp } from "./caps";
+import { checkCommand, help as checkHelp } from "./check";
+import { extractCommand, help as extractHelp } from "./extract";
+import { fixCommand, help as fixHelp } from "./fix";
+import { renderCommand, help as renderHelp } from "./render";
+import { testCommand, help as testHelp } from "./test";
 import { versionText } from "./version";
 
 export type Command = (argv: string[], io: CommandIO) => number | Promise<number>;
 export interface Subcommand {
   run: Command;
-  usage: string;
+  help: CommandHelp;
 }
 
 export const languageCommands = {
-  check: { run: checkCommand, usage: checkUsage },
-  render: { run: renderCommand, usage: renderUsage },
-  extract: { run: extractCommand, usage: extractUsage },
-  caps: { run: capsCommand, usage: capsUsage },
-  fix: { run: fixCommand, usage: fixUsage },
-  test: { run: testCommand, usage: testUsage },
-  ab: { run: abCommand, usage: abUsage },
+  check: { run: checkCommand, help: checkHelp },
+  render: { run: renderCommand, help: renderHelp },
+  extract: { run: extractCommand, help: extractHelp },
+  caps: { run: capsCommand, help: capsHelp },
+  fix: { run: fixCommand, help: fixHelp },
+  test: { run: testCommand, help: testHelp },
+  ab: { run: abCommand, help: abHelp },
 } satisfies Record<string, Subcommand>;
 
 function helpText(commands: Record<string, Subcommand>): string {
-  return ["usage:", ...Object.values(commands).map((c) => "  " + c.usage), "  chat-template --version"].join("\n") + "\n";
+  return formatCommandList(Object.fromEntries(Object.entries(commands).map(([name, c]) => [name, c.help])));
 }
 
 /** Runs one command line against these subcommands (help, --version, usage errors as exit 2). */
 export async function dispatch(commands: Record<string, Subcommand>, argv: string[], io: CommandIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") {
-    io.stdout(helpText(commands));
+    const topic = name === "help" && rest[0] !== undefined ? commands[rest[0]] : undefined;
+    io.stdout(topic ? formatHelp(topic.help) : helpText(commands));
     return 0;
   }
   if (name === "--version" || name === "-v") {
@@ -46,11 +47,15 @@ export async function dispatch(commands: Record<string, Subcommand>, argv: strin
     io.stderr((name ? `unknown command '${name}'\n` : "") + helpText(commands));
     return 2;
   }
+  if (wantsHelp(rest)) {
+    io.stdout(formatHelp(cmd.help));
+    return 0;
+  }
   try {
     return await cmd.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`chat-template ${name}: ${e.message}\nusage: ${cmd.usage}\n`);
+      io.stderr(`chat-template ${name}: ${e.message}\nusage: ${cmd.help.usage}\n(chat-template ${name} --help tells more)\n`);
       return 2;
     }
     throw e;

@@ -9,11 +9,37 @@ import { dialectFor, registeredEngines } from "../dialects";
 import { ENGINE_IDS, TemplateDocument } from "../document";
 import { JsonError, parseJson, parseWallClock, PyDict } from "../interpreter";
 import { renderRequest, parseScenarios, type Scenario, scenarioContext, withServerArgs } from "../analysis";
-import { type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
+import { type CommandHelp, type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
 import { LLAMA_SERVER_ARGS, llamaServerArgs } from "./llamaServerArgs";
 
-export const usage =
-  "chat-template render FILE [--engine jinja2|llamacpp|minja|hfjinja|llama-server|jinja2-3.1.2] (--scenario NAME [--scenarios FILE.json] | --context FILE.json) [--now ISO-8601] [--llama-server-args FLAGS]";
+export const help: CommandHelp = {
+  usage:
+    "chat-template render FILE [--engine jinja2|llamacpp|minja|hfjinja|llama-server|jinja2-3.1.2] (--scenario NAME [--scenarios FILE.json] | --context FILE.json) [--now ISO-8601] [--llama-server-args FLAGS]",
+  summary: "print the exact prompt one engine renders for a scenario or a context",
+  description:
+    "Renders the template in one engine and writes the exact bytes (UTF-8) to stdout and nothing else. jinja2 is " +
+    "Python Jinja2 3.1.6 as Hugging Face transformers configures it; llamacpp is llama.cpp's own engine (v0.5.0), " +
+    "minja is google/minja, hfjinja is @huggingface/jinja 0.5.13, llama-server is the prompt llama-server really sends " +
+    "(its chat layer's context fed to llama.cpp's engine), jinja2-3.1.2 is the older Jinja2. The context is a built-in " +
+    "scenario (templates/scenarios.json), one of your own scenario files, or a whole JSON context.",
+  options: [
+    ["--engine NAME", "the engine (default jinja2)"],
+    ["--scenario NAME", "a scenario of templates/scenarios.json (or of --scenarios FILE.json), with bos/eos added"],
+    ["--context FILE.json", "the whole template context, read as Python's json.loads reads it"],
+    ["--now ISO-8601", "the instant strftime_now reads (default: the host clock)"],
+    ["--llama-server-args FLAGS", "llama-server engine: the flags your llama-server starts with (--chat-template-kwargs, --reasoning, …)"],
+  ],
+  examples: [
+    "chat-template render chat_template.jinja --scenario basic",
+    "chat-template render chat_template.jinja --engine llama-server --scenario tool-call-roundtrip",
+    "chat-template render chat_template.jinja --context request.json --now 2026-01-15T09:30:00",
+  ],
+  exitCodes: [
+    [0, "rendered"],
+    [2, "usage error: bad flags, unreadable files, bad JSON, an unknown scenario"],
+    [3, "the template fails in that engine: nothing on stdout, one JSON line {error, line, column, code} on stderr"],
+  ],
+};
 
 function readText(file: string, what: string): string {
   try {

@@ -5,3 +5,6 @@ export type { CommandIO } from "./io";
 export { onOff } from "./args";
 export { packageRoot } from "./packageRoot";
 export { shellWords } from "./shellWords";
+export { formatCommandList, formatHelp, wantsHelp } from "./help";
+export type { CommandHelp } from "./help";
+export { progressLine } from "./progress";

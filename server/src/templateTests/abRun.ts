@@ -36,6 +36,8 @@ export interface AbOptions {
   signal?: AbortSignal;
   /** After each case of each template: for a progress bar. */
   onProgress?: (done: number, total: number) => void;
+  /** After each sample: which template and case, and how many of its samples are done. */
+  onSample?: (template: string, caseName: string, done: number, total: number) => void;
 }
 
 export async function runAb(
@@ -54,6 +56,7 @@ export async function runAb(
         markers: t.markers,
         samples: options.samples,
         signal: options.signal,
+        onSample: options.onSample && ((done, total) => options.onSample!(t.label, c.name, done, total)),
       });
       all.push(...r);
       perCase.push({ name: c.name, ...summarize(r) });

@@ -26,13 +26,18 @@ export interface LiveRunOptions {
   samples?: number;
   /** Stops between samples (the editor's Cancel); the samples so far are returned. */
   signal?: AbortSignal;
+  /** After each sample: for a progress line. */
+  onSample?: (done: number, total: number) => void;
 }
 
 export async function runSamples(spec: LiveSpec, endpoint: Endpoint, options: LiveRunOptions): Promise<SampleResult[]> {
   const out: SampleResult[] = [];
   const n = options.samples ?? spec.samples;
   // one after another: a local server runs one generation at a time, and timings stay per request
-  for (let i = 0; i < n && !options.signal?.aborted; i++) out.push(await runSample(spec, endpoint, options, i + 1));
+  for (let i = 0; i < n && !options.signal?.aborted; i++) {
+    out.push(await runSample(spec, endpoint, options, i + 1));
+    options.onSample?.(i + 1, n);
+  }
   return out;
 }
 

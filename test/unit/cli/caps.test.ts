@@ -18,7 +18,7 @@ const KEYS = [
 
 describe("chat-template caps", () => {
   it("prints the probe's booleans under caps.cpp's names, probe_errors and the tool-call format", () => {
-    const r = runCli(["caps", corpusDir("templates", "GLM-4.7-Flash.jinja")]);
+    const r = runCli(["caps", "--format", "json", corpusDir("templates", "GLM-4.7-Flash.jinja")]);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.deepEqual(Object.keys(out), [...KEYS, "probe_errors", "tool_call_format"]);
@@ -30,7 +30,7 @@ describe("chat-template caps", () => {
   });
 
   it("--null-tools-probe: the older probe's throw, with its 1-based position, and every capability false", () => {
-    const r = runCli(["caps", "--null-tools-probe", fixture("glm-style.jinja")]);
+    const r = runCli(["caps", "--format", "json", "--null-tools-probe", fixture("glm-style.jinja")]);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     for (const k of KEYS) assert.equal(out[k], false, k);
@@ -38,7 +38,7 @@ describe("chat-template caps", () => {
   });
 
   it("--engine minja runs the probe on minja: x.0 makes every probe throw", () => {
-    const r = runCli(["caps", "--engine", "minja", fixture("glm-style.jinja")]);
+    const r = runCli(["caps", "--format", "json", "--engine", "minja", fixture("glm-style.jinja")]);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     for (const k of KEYS) assert.equal(out[k], false, k);
@@ -56,8 +56,8 @@ describe("chat-template caps", () => {
 
   it("exits 2 on usage errors", () => {
     assert.equal(runCli(["caps"]).status, 2);
-    assert.equal(runCli(["caps", "--engine", "jinja2", fixture("portable.jinja")]).status, 2);
-    assert.equal(runCli(["caps", fixture("portable.jinja"), fixture("portable.jinja")]).status, 2);
-    assert.equal(runCli(["caps", "/no/such/file.jinja"]).status, 2);
+    assert.equal(runCli(["caps", "--format", "json", "--engine", "jinja2", fixture("portable.jinja")]).status, 2);
+    assert.equal(runCli(["caps", "--format", "json", fixture("portable.jinja"), fixture("portable.jinja")]).status, 2);
+    assert.equal(runCli(["caps", "--format", "json", "/no/such/file.jinja"]).status, 2);
   });
 });

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { postJson, startEndpoint, WEATHER_TOOL, type EndpointProcess } from "../../helpers/endpoint";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 let endpoint: EndpointProcess;
 before(async () => {
@@ -15,7 +16,7 @@ const CHATML =
   "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
 const parse = (body: object) => postJson(`${endpoint.url}/chat/parse`, body);
 
-describe("POST /chat/parse", { timeout: 60_000 }, () => {
+describe("POST /chat/parse", { timeout: HANG_GUARD_MS }, () => {
   test("the served template (Qwen3's): reasoning, content and the tool call are lifted out", async () => {
     const r = await parse({ messages, tools: [WEATHER_TOOL], add_generation_prompt: true, text: OUTPUT });
     assert.equal(r.status, 200);

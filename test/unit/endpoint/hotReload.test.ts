@@ -4,6 +4,7 @@ import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test, type TestOptions } from "node:test";
 import { postJson, startEndpoint, storageDir, type EndpointProcess } from "../../helpers/endpoint";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 const file = join(storageDir, "chat_template.jinja");
 const template = (marker: string) =>
@@ -11,7 +12,7 @@ const template = (marker: string) =>
 
 let endpoint: EndpointProcess;
 // reloads are waited for, not timed: a bound so that a regression fails instead of hanging the run
-const bounded: TestOptions = { timeout: 60_000 };
+const bounded: TestOptions = { timeout: HANG_GUARD_MS };
 
 /** Runs the change, then waits for the first template event after it with that status (a save can pass through an empty file). */
 async function afterChange(change: () => void, status: "loaded" | "error") {

@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import OpenAI from "openai";
 import { GenerationQueue, QueueFullError } from "../../../native/endpoint/queue";
 import { metric, startEndpoint, until, type EndpointProcess } from "../../helpers/endpoint";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 describe("GenerationQueue", () => {
   test("grants in arrival order, one at a time", async () => {
@@ -55,7 +56,7 @@ describe("GenerationQueue", () => {
 });
 
 // a generous bound on polling, so that a regression fails instead of hanging the run
-describe("over HTTP", { timeout: 120_000 }, () => {
+describe("over HTTP", { timeout: HANG_GUARD_MS }, () => {
   let endpoint: EndpointProcess;
   let openai: OpenAI;
   let anthropic: Anthropic;

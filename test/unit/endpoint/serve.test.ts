@@ -14,6 +14,7 @@ import { createEndpointServer } from "../../../native/endpoint/server";
 import { EndpointClient } from "../../../client/src/endpoint/http";
 import { endpointStatistics, parsePrometheus } from "../../../client/src/endpoint/statisticsModel";
 import { postJson, spawnEndpoint, startEndpoint, storageDir, type EndpointProcess } from "../../helpers/endpoint";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 describe("chat-template serve --port 0", () => {
   let endpoint: EndpointProcess;
@@ -116,7 +117,7 @@ describe("chat-template serve --port 0", () => {
   });
 });
 
-describe("--exit-on-stdin-close", { timeout: 60_000 }, () => {
+describe("--exit-on-stdin-close", { timeout: HANG_GUARD_MS }, () => {
   test("the endpoint stops when its stdin ends (its parent died or let go)", async () => {
     const p = await startEndpoint(["--exit-on-stdin-close"], { stdin: true });
     p.child.stdin!.end();

@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test, type TestOptions } from "node:test";
 import { postJson, startEndpoint, storageDir, type EndpointProcess } from "../../helpers/endpoint";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 const RECURSIVE = "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}";
 const RANGE = "{% for i in range(10000000000) %}{{ i }}{% endfor %}";
@@ -16,7 +17,7 @@ const ON_REQUEST =
   "<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
 const STEP_LIMIT = /^chat template exceeds the step limit at line 1, column 64: step budget of \d+ exceeded \(rendering the request\); /;
 
-const bounded: TestOptions = { timeout: 120_000 };
+const bounded: TestOptions = { timeout: HANG_GUARD_MS };
 const loop = [{ role: "user", content: "loop" }];
 const hi = [{ role: "user", content: "hi" }];
 

@@ -1,13 +1,14 @@
 // The served copy of the edited template, with the manager and a real endpoint: each edit is served as
 // soon as the endpoint reloads it, a broken edit is refused with why (the last good one stays served).
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { EndpointManager } from "../../../client/src/endpoint/manager";
 import { TemplateMirror } from "../../../client/src/endpoint/templateMirror";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { ENDPOINT, postJson, storageDir } from "../../helpers/endpoint";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 const CHATML =
   "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
@@ -16,7 +17,7 @@ const OUTPUT = "<think>\nhmm\n</think>\n\nHello";
 const manager = new EndpointManager({ log() {} });
 after(() => manager.stop());
 
-describe("served template copy", { timeout: 120_000 }, () => {
+describe("served template copy", { timeout: HANG_GUARD_MS }, () => {
   const dir = mkdtempSync(join(storageDir, "mirror-"));
   const mirror = new TemplateMirror(join(dir, "served", "chat_template.jinja"));
   manager.onTemplate((e) => mirror.loaded(e));
@@ -36,7 +37,7 @@ describe("served template copy", { timeout: 120_000 }, () => {
     });
     assert.equal(s.kind, "ready");
     url = s.kind === "ready" ? s.url : "";
-    assert.deepEqual(await mirror.settled(5000), { event: "template", status: "loaded", path: mirror.file });
+    assert.deepEqual(await mirror.settled(HANG_GUARD_MS), { event: "template", status: "loaded", path: mirror.file });
     assert.equal((await health()).template.loads, 1);
     assert.equal((await parse()).reasoning_content, "hmm\n", "Qwen3's format splits off the thinking");
   });
@@ -45,21 +46,22 @@ describe("served template copy", { timeout: 120_000 }, () => {
     mirror.write(CHATML);
     assert.equal(readFileSync(mirror.file, "utf8"), CHATML);
     assert.deepEqual(readdirSync(join(dir, "served")), ["chat_template.jinja"], "no temporary file is left behind");
-    assert.equal((await mirror.settled(5000))?.status, "loaded");
+    assert.equal((await mirror.settled(HANG_GUARD_MS))?.status, "loaded");
     assert.equal((await health()).template.loads, 2);
     assert.deepEqual([(await parse()).content, (await parse()).reasoning_content], [OUTPUT, ""], "plain ChatML has no thinking");
   });
 
   test("unchanged text is not written again, and needs no wait", async () => {
-    const start = Date.now();
+    const written = statSync(mirror.file).mtimeMs;
     mirror.write(CHATML);
-    assert.equal((await mirror.settled(5000))?.status, "loaded");
-    assert.ok(Date.now() - start < 100);
+    assert.equal((await mirror.settled(HANG_GUARD_MS))?.status, "loaded");
+    assert.equal(statSync(mirror.file).mtimeMs, written, "the file was not written again");
+    assert.equal((await health()).template.loads, 2, "so the endpoint did not reload it");
   });
 
   test("a broken edit is refused with why, and the last good template stays served", async () => {
     mirror.write("{% for m in messages %}");
-    const e = await mirror.settled(5000);
+    const e = await mirror.settled(HANG_GUARD_MS);
     assert.equal(e?.status, "error");
     assert.ok(e?.message);
     const h = await health();

@@ -92,8 +92,10 @@ describe("Compare Templates page", () => {
 
 describe("manifest: Test Explorer and Compare Templates", () => {
   const pkg = JSON.parse(readFileSync(resolve(__dirname, "../../../package.json"), "utf8"));
+  const nls = JSON.parse(readFileSync(resolve(__dirname, "../../../package.nls.json"), "utf8"));
   it("contributes the commands, the snapshot action on a failure's message, and activates on a test file", () => {
-    const commands = pkg.contributes.commands.map((c: { command: string; title: string }) => `${c.command}: ${c.title}`);
+    const title = (t: string) => t.replace(/^%(.+)%$/, (_, key: string) => nls[key]);
+    const commands = pkg.contributes.commands.map((c: { command: string; title: string }) => `${c.command}: ${title(c.title)}`);
     assert.ok(commands.includes("chatTemplate.compareTemplates: Compare Templates on the Model"));
     assert.ok(commands.includes("chatTemplate.updateSnapshot: Update Snapshot"));
     assert.deepEqual(pkg.contributes.menus["testing/message/context"], [

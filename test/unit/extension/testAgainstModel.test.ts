@@ -16,6 +16,7 @@ import type { HostMessage, ModelOutputView } from "../../../client/src/preview/p
 import { chatRequestOf, renderPrompt } from "../../../client/src/testAgainstModel/prompt";
 import { runModelTest, type ModelTest } from "../../../client/src/testAgainstModel/run";
 import { postJson, startEndpoint, type EndpointProcess } from "../../helpers/endpoint";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 const root = join(__dirname, "../../..");
 const BUILTIN = builtinScenarios(readFileSync(join(root, "templates/scenarios.json"), "utf8"));
@@ -95,7 +96,7 @@ describe("the prompt and the chat request of a scenario", () => {
   });
 });
 
-describe("a model test run", { timeout: 120_000 }, () => {
+describe("a model test run", { timeout: HANG_GUARD_MS }, () => {
   const client = () => new EndpointClient({ url: endpoint.url });
 
   test("completion: the raw output streams in, then llama.cpp's parse of it (as /chat/parse reads it)", async () => {

@@ -70,17 +70,22 @@ describe("language server over stdio", () => {
     const before = client.published.length;
     const next = client.nextDiagnostics(URI);
     const sent = Date.now();
-    // Three edits in a row; only the last text (an unclosed `if`) should be checked.
-    for (const [version, text] of [
-      [2, TEXT + "{{"],
-      [3, TEXT + "{{ x"],
-      [4, TEXT + "\n{% if x %}"],
-    ] as const) {
-      await client.connection.sendNotification(DidChangeTextDocumentNotification.type, {
-        textDocument: { uri: URI, version },
-        contentChanges: [{ text }],
-      });
-    }
+    // Three edits in a row; only the last text (an unclosed `if`) should be checked. Written in one go, not one
+    // after another's acknowledgement, so that a loaded machine cannot let the debounce delay pass between them.
+    await Promise.all(
+      (
+        [
+          [2, TEXT + "{{"],
+          [3, TEXT + "{{ x"],
+          [4, TEXT + "\n{% if x %}"],
+        ] as const
+      ).map(([version, text]) =>
+        client.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+          textDocument: { uri: URI, version },
+          contentChanges: [{ text }],
+        }),
+      ),
+    );
     const d = await next;
     assert.ok(Date.now() - sent >= DEBOUNCE_MS - 20, "not before the debounce delay");
     assert.equal(d.diagnostics.length, 1);

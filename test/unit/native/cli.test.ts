@@ -44,7 +44,7 @@ describe("chat-template bench", () => {
     assert.match(r.stdout, /^backend: cpu \(running on the CPU: .+\)\ntarget: .+constructed test pair/);
     assert.match(
       r.stdout,
-      /\nplain : [\d.]+ tok\/s, [\d.]+ ms per step\ndflash: [\d.]+ tok\/s, acceptance [\d.]+%, [\d.]+ tokens per step, verify [\d.]+ ms \+ draft [\d.]+ ms per step\nspeedup [\d.]+x of ideal [\d.]+x \(\d+%\), lossless: yes/,
+      /\nplain : [\d.]+ tok\/s, [\d.]+ ms per step\ndflash: [\d.]+ tok\/s, acceptance [\d.]+%, [\d.]+ tokens per step, verify [\d.]+ ms \+ draft [\d.]+ ms per step\nDFlash: [\d.]+× plain decoding's speed \([\d.]+× predicted from the measured step costs\)\nlossless: yes/,
     );
     const last = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
     assert.deepEqual(Object.keys(last), ["lossless", "acceptance", "plain_tps", "dflash_tps", "speedup", "ideal_speedup"]);

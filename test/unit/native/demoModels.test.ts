@@ -10,6 +10,7 @@ import { after, describe, it } from "node:test";
 import { ensureDemoModels } from "../../../native/testModels/demo";
 import { writeRandomPair } from "../../../native/testModels/pairs";
 import { tempDir } from "../../helpers/gguf";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 const tmp = tempDir("demo-models");
 after(tmp.cleanup);
@@ -53,7 +54,7 @@ function creator() {
   };
 }
 
-describe("demo models", { timeout: 120_000 }, () => {
+describe("demo models", { timeout: HANG_GUARD_MS }, () => {
   // what ensureDemoModels generates, written here once without any concurrency
   const reference = writeRandomPair(join(tmp.dir, "reference"), "demo-random", { toolCalls: true, agentDemo: true });
   const bytes = { target: readFileSync(reference.target), draft: readFileSync(reference.draft) };

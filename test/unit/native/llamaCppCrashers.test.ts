@@ -9,6 +9,7 @@ import { renderTemplate } from "../../../native/engine/chat";
 import { TemplateLimitError, TemplateRefusedError } from "../../../native/engine/errors";
 import { HOSTILE_TEMPLATES } from "../../helpers/hostileTemplates";
 import "../../helpers/templateGuard";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 const WORKER = ["--import", "tsx", join(__dirname, "../../../client/src/preview/engines/llamacppWorker.ts")];
 const CRASHERS = HOSTILE_TEMPLATES.filter((h) => h.category === "crasher" && !h.name.startsWith("range"));
@@ -16,7 +17,7 @@ const CRASHERS = HOSTILE_TEMPLATES.filter((h) => h.category === "crasher" && !h.
 const context = (trigger?: string) => ({ messages: [{ role: "user", content: trigger ?? "hi" }], add_generation_prompt: true });
 
 describe("llama.cpp's crashers", () => {
-  it("end the real engine's process with SIGFPE or SIGSEGV", { timeout: 120_000 }, () => {
+  it("end the real engine's process with SIGFPE or SIGSEGV", { timeout: HANG_GUARD_MS }, () => {
     for (const h of CRASHERS) {
       const line = JSON.stringify({ template: h.template, context: JSON.stringify(context(h.trigger)) }) + "\n";
       const r = spawnSync(process.execPath, WORKER, { input: line, encoding: "utf8" });
@@ -24,7 +25,7 @@ describe("llama.cpp's crashers", () => {
     }
   });
 
-  it("are refused by the template guard at their node", { timeout: 120_000 }, async () => {
+  it("are refused by the template guard at their node", { timeout: HANG_GUARD_MS }, async () => {
     for (const h of CRASHERS) {
       const e = await renderTemplate(h.template, context(h.trigger)).then(
         () => null,

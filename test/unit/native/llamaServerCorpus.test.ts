@@ -12,6 +12,7 @@ import { TemplateDocument } from "../../../server/src/document";
 import { PyDict, render, type Value, type WallClock } from "../../../server/src/interpreter";
 import { corpusDir } from "../../helpers/corpus";
 import "../../helpers/templateGuard";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 function plain(v: Value): unknown {
   if (typeof v === "bigint") return Number(v);
@@ -64,7 +65,7 @@ function thinkingSensitive(): string[] {
 }
 
 describe("llama-server engine against llama.cpp's chat layer", () => {
-  it("renders every corpus template and built-in scenario as llama.cpp's chat layer does", { timeout: 300_000 }, async () => {
+  it("renders every corpus template and built-in scenario as llama.cpp's chat layer does", { timeout: HANG_GUARD_MS }, async () => {
     const mismatches: string[] = [];
     const matched = new Set<string>();
     for (const f of templates) {

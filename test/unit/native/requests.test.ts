@@ -126,8 +126,17 @@ describe("requests", () => {
 
   it("close aborts what runs, rejects what comes after", async () => {
     const engine = await loadEngine({ ...constructedPair() });
-    const running = engine.generate(randomPrompt(40, 30), { maxTokens: 2000, temperature: 0, ignoreEos: true, speculative: false });
-    await new Promise((r) => setTimeout(r, 50));
+    let generating!: () => void;
+    const firstToken = new Promise<void>((resolve) => (generating = resolve));
+    const running = engine.generate(randomPrompt(40, 30), {
+      maxTokens: 2000,
+      temperature: 0,
+      ignoreEos: true,
+      speculative: false,
+      onToken: () => generating(),
+    });
+    // closed while it generates, however long a loaded machine takes to get there
+    await firstToken;
     await engine.close();
     assert.equal((await running).stopReason, "abort");
     await assert.rejects(engine.generate([1, 2], { maxTokens: 2 }), (e: Error) => e.message === "the engine is closed");

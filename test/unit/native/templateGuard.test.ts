@@ -20,9 +20,10 @@ import { copyWithMetadata, setChatTemplate } from "../../../server/src/gguf/copy
 import { render } from "../../../server/src/interpreter/render";
 import { corpusDir } from "../../helpers/corpus";
 import { loadEngine, modelDir, randomPair } from "../../helpers/native";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 // a regression hangs instead of failing: bound each test
-const bounded: TestOptions = { timeout: 120_000 };
+const bounded: TestOptions = { timeout: HANG_GUARD_MS };
 
 /** Overflows llama.cpp's stack: the process dies of SIGSEGV. */
 const RECURSIVE = "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}";

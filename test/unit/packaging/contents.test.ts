@@ -1,8 +1,9 @@
 // The .vsix as users get it: built by packaging/vsix.ts, read back from the zip.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, posix, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import yauzl from "yauzl";
 import { contentProblems, packageContents, requiredFiles } from "../../../packaging/contents";
@@ -59,6 +60,17 @@ describe("the .vsix packages", () => {
         for (const f of requiredFiles(target)) assert.ok(files.includes(f), f);
       });
 
+      it("holds every file the README and the docs it ships link to or show, by relative path", () => {
+        for (const doc of files.filter((f) => f === "README.md" || /^docs\/[^/]+\.md$/.test(f))) {
+          const text = readFileSync(join(ROOT, doc), "utf8");
+          for (const [, link] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+            if (/^[a-z]+:/.test(link!) || link!.startsWith("#")) continue;
+            const target = posix.normalize(posix.join(posix.dirname(doc), link!.split("#")[0]!));
+            assert.ok(files.includes(target), `${doc} links to ${link}, which the package does not hold`);
+          }
+        }
+      });
+
       it("holds what the manifest points at: the walkthrough's images and the files its commands open", () => {
         const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
         for (const step of manifest.contributes.walkthroughs[0].steps) assert.ok(files.includes(step.media.image), step.media.image);
@@ -66,6 +78,21 @@ describe("the .vsix packages", () => {
       });
     });
   }
+});
+
+describe("a plain vsce package in the checkout", () => {
+  it("is refused before anything is packed, naming npm run package", () => {
+    const out = mkdtempSync(join(tmpdir(), "plain-vsce-"));
+    try {
+      const vsce = join(ROOT, "node_modules", "@vscode", "vsce", "vsce");
+      const r = spawnSync(process.execPath, [vsce, "package", "--out", out], { cwd: ROOT, encoding: "utf8" });
+      assert.notEqual(r.status, 0);
+      assert.match(r.stdout + r.stderr, /npm run package/);
+      assert.deepEqual(readdirSync(out), []);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("contentProblems", () => {

@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { runCli } from "../../helpers/cli";
 import { storageDir } from "../../helpers/endpoint";
 import { startScriptedEndpoint, WEATHER, type ScriptedSetup } from "../../helpers/scriptedEndpoint";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 let s: ScriptedSetup;
 let suite: string;
@@ -29,7 +30,7 @@ before(async () => {
 });
 after(() => s.endpoint.stop());
 
-describe("chat-template ab", { timeout: 300_000 }, () => {
+describe("chat-template ab", { timeout: HANG_GUARD_MS }, () => {
   it("reports each template's well-formed rate with its interval, failures by kind, tokens, time and the difference", () => {
     const r = runCli(["ab", s.plain, s.thinking, "--suite", suite, "--samples", "20", "--endpoint", s.endpoint.url, "--json"]);
     assert.equal(r.status, 0, r.stderr);

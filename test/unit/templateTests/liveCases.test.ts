@@ -9,6 +9,7 @@ import { CaseProcess } from "../../../client/src/templateTests/caseProcess";
 import { openEndpoint, readTestFile } from "../../../server/src/templateTests";
 import { runCli } from "../../helpers/cli";
 import { startScriptedEndpoint, WEATHER, type ScriptedSetup } from "../../helpers/scriptedEndpoint";
+import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 
 let s: ScriptedSetup;
 before(async () => {
@@ -30,7 +31,7 @@ const runJson = (...args: string[]) => {
   return { status: r.status, out: JSON.parse(r.stdout) };
 };
 
-describe("chat-template test: live cases", { timeout: 300_000 }, () => {
+describe("chat-template test: live cases", { timeout: HANG_GUARD_MS }, () => {
   it("a call of the expected tool, with arguments that fit its schema, over 3 turns with scripted results", () => {
     const file = testFile("loop", "plain.jinja", [
       {
