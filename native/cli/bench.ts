@@ -2,14 +2,16 @@
 // Without --target it runs on the constructed test pair, whose acceptance is known, so the figure that
 // matters is the speedup against the ideal one computed from measured parts:
 //   ideal = τ · T_plain_step / (T_verify + T_draft),  τ = tokens per verification step.
-import { type CommandIO, onOff, parseArgs, UsageError } from "../../server/src/commandLine";
+import { type CommandIO, onOff, type ParsedArgs, parseArgs, UsageError } from "../../server/src/commandLine";
 import { Engine, EngineError, type GenerateResult } from "../engine";
-import { CYCLE, writeConstructedPair } from "../testModels";
+import { CYCLE, ensureDemoModels, writeConstructedPair } from "../testModels";
+import { compareLlama, compareText, DEFAULT_PROMPTS, parsePrompts } from "./compareLlama";
 import { contextSweep, parseContexts, sweepText } from "./contextSweep";
 import { tempDir } from "./tempDir";
 
 export const usage =
-  "chat-template bench [--json] [--target FILE --draft FILE] [--tokens N] [--prompt N] [--runs N] [--threads N] [--context N] [--gpu-layers N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--context-sweep N,N,…]";
+  "chat-template bench [--json] [--target FILE --draft FILE] [--tokens N] [--prompt N] [--runs N] [--threads N] [--context N] [--gpu-layers N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--context-sweep N,N,…]\n" +
+  "chat-template bench --compare-llama [--json] [--target FILE [--draft FILE]] [--prompts N,N,…] [--tokens N] [--threads N] [--gpu-layers N]";
 
 export interface BenchSummary {
   lossless: boolean;
@@ -87,10 +89,13 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
       "draft-adaptive",
       "draft-window",
       "context-sweep",
+      "prompts",
     ],
-    switches: ["json"],
+    switches: ["json", "compare-llama"],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  if (args.switches.has("compare-llama")) return compare(args, io);
+  if (args.values.has("prompts")) throw new UsageError("--prompts goes with --compare-llama");
   if (args.values.has("target") !== args.values.has("draft")) throw new UsageError("--target and --draft go together");
   const tokens = int(args.values.get("tokens"), "tokens", 256, 1);
   const promptLen = int(args.values.get("prompt"), "prompt", 64, 1);
@@ -110,8 +115,7 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
         64,
       ),
       gpuLayers: int(args.values.get("gpu-layers"), "gpu-layers", -1, -1),
-      // the built-in pair has 64-wide layers: more threads only add synchronization
-      threads: int(args.values.get("threads"), "threads", builtIn ? 1 : 0, 0) || undefined,
+      threads: int(args.values.get("threads"), "threads", 0, 0) || undefined,
       draftMax: int(args.values.get("draft-max"), "draft-max", 0, 0) || undefined,
       draftAdaptive: onOff("draft-adaptive", args.values.get("draft-adaptive"), true),
       draftWindow: int(args.values.get("draft-window"), "draft-window", 0, 0) || undefined,
@@ -185,4 +189,28 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
   } finally {
     tmp?.cleanup();
   }
+}
+
+/** `--compare-llama`: on the demo pair unless --target names a model (its draft, when given, is measured too). */
+async function compare(args: ParsedArgs, io: CommandIO): Promise<number> {
+  for (const flag of ["runs", "context", "draft-max", "draft-adaptive", "draft-window", "context-sweep"])
+    if (args.values.has(flag)) throw new UsageError(`--${flag} does not go with --compare-llama`);
+  if (args.values.has("draft") && !args.values.has("target")) throw new UsageError("--draft needs --target");
+  const demo = args.values.has("target") ? undefined : ensureDemoModels();
+  const threads = int(args.values.get("threads"), "threads", 0, 0) || undefined;
+  const options = {
+    target: demo?.target ?? args.values.get("target")!,
+    draft: demo?.draft ?? args.values.get("draft"),
+    prompts: args.values.has("prompts") ? parsePrompts(args.values.get("prompts")!) : DEFAULT_PROMPTS,
+    tokens: int(args.values.get("tokens"), "tokens", 64, 2),
+    threads,
+    gpuLayers: int(args.values.get("gpu-layers"), "gpu-layers", -1, -1),
+  };
+  if (demo) io.stderr(`bench: on the ${demo.description}\n`);
+  const points = await compareLlama(options, (line) => io.stderr(`bench: ${line}\n`));
+  io.stdout(compareText(points, options));
+  if (args.switches.has("json")) {
+    io.stdout(JSON.stringify({ points }) + "\n");
+  }
+  return 0;
 }
