@@ -50,10 +50,11 @@ export function parsePrompts(value: string): number[] {
   return prompts;
 }
 
-/** A text of about `tokens` tokens for a tokenizer that reads `unit` as `unitTokens`; `seed` makes prompts share no prefix. */
+const UNIT = "Write a long, detailed story about a lighthouse keeper and the ships she watches. ";
+
+/** A text of at least `tokens` tokens for a tokenizer that reads UNIT as `unitTokens`; `seed` makes prompts share no prefix. */
 function textOf(seed: number, tokens: number, unitTokens: number): string {
-  const unit = "Write a long, detailed story about a lighthouse keeper and the ships she watches. ";
-  return `Story ${seed}. ` + unit.repeat(Math.max(1, Math.ceil(tokens / unitTokens) + 1));
+  return `Story ${seed}. ` + UNIT.repeat(Math.ceil(tokens / Math.max(1, unitTokens)) + 1);
 }
 
 export async function compareLlama(options: CompareOptions, progress: (line: string) => void): Promise<ComparePoint[]> {
@@ -61,7 +62,7 @@ export async function compareLlama(options: CompareOptions, progress: (line: str
   const load: LoadOptions = { target: options.target, contextSize, threads: options.threads, gpuLayers: options.gpuLayers };
   const engine = await Engine.load(load);
   // token prompts for the engine and llama.cpp, from the model's own tokenizer; no two share a prefix
-  const unitTokens = (await engine.tokenize(textOf(0, 0, 1), { addSpecial: false })).length;
+  const unitTokens = (await engine.tokenize(UNIT, { addSpecial: false })).length;
   const promptOf = async (seed: number, n: number) =>
     (await engine.tokenize(textOf(seed, n, unitTokens), { addSpecial: false })).slice(0, n);
   const prompts = await Promise.all(options.prompts.map((n, i) => promptOf(i + 1, n)));
@@ -95,10 +96,11 @@ export async function compareLlama(options: CompareOptions, progress: (line: str
   const endpoint = await startEndpointChild(endpointArgs);
   const served: (RunFigures & { promptTokens: number })[] = [];
   try {
-    const perUnit = await endpoint.countTokens(textOf(0, 0, 1));
+    const perUnit = await endpoint.countTokens(UNIT);
     for (const [i, n] of options.prompts.entries()) {
       progress(`endpoint, ${n} tokens`);
-      served[i] = await endpoint.chat(textOf(options.prompts.length + i + 1, n, perUnit), options.tokens);
+      // about n tokens: textOf rounds up by up to two units
+      served[i] = await endpoint.chat(textOf(options.prompts.length + i + 1, n - 2 * perUnit, perUnit), options.tokens);
     }
   } finally {
     await endpoint.close();

@@ -7,6 +7,8 @@ import { createInterface } from "node:readline";
 import { packageRoot } from "../../server/src/commandLine";
 import type { RunFigures } from "./llamaContextRun";
 
+const MODEL = "bench";
+
 export interface EndpointChild {
   url: string;
   /** Prompt tokens in `text`, as the served model's tokenizer reads it. */
@@ -17,7 +19,7 @@ export interface EndpointChild {
 }
 
 export async function startEndpointChild(args: string[]): Promise<EndpointChild> {
-  const child = spawn(process.execPath, [join(packageRoot(), "dist", "endpoint.js"), "--port", "0", ...args], {
+  const child = spawn(process.execPath, [join(packageRoot(), "dist", "endpoint.js"), "--port", "0", "--model-name", MODEL, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
@@ -35,6 +37,7 @@ export async function startEndpointChild(args: string[]): Promise<EndpointChild>
     async chat(text, maxTokens) {
       const started = performance.now();
       const r = await post("/v1/chat/completions", {
+        model: MODEL,
         messages: [{ role: "user", content: text }],
         max_tokens: maxTokens,
         temperature: 0,

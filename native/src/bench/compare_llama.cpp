@@ -44,8 +44,7 @@ Figures run_llama(llama_model * model, const std::vector<llama_token> & prompt, 
     cp.n_batch = s.batch;
     cp.n_ubatch = s.batch;
     cp.flash_attn_type = s.flash_attention ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
-    if (n_threads > 0)
-        cp.n_threads = cp.n_threads_batch = n_threads;
+    cp.n_threads = cp.n_threads_batch = n_threads;
     std::unique_ptr<llama_context, decltype(&llama_free)> ctx(llama_init_from_model(model, cp), llama_free);
     if (!ctx)
         throw std::runtime_error("llama.cpp could not create a context");
@@ -83,6 +82,8 @@ int compare_llama(const CompareParams & p) {
     lp.n_threads = p.n_threads;
     auto engine = cts::Engine::load(lp, nullptr);
     const int n_vocab = engine->info().n_vocab;
+    // llama.cpp's context default is 4 threads whatever the machine: both sides run on the engine's choice
+    const int n_threads = engine->info().n_threads;
     std::vector<Figures> ours;
     std::atomic<bool> no_abort{false};
     for (size_t i = 0; i < p.prompts.size(); i++) {
@@ -110,7 +111,7 @@ int compare_llama(const CompareParams & p) {
         Figures best;
         const auto prompt = prompt_of(p.prompts[i], (int)p.prompts.size() + (int)i + 1, n_vocab);
         for (const Setting & s : SETTINGS) {
-            const Figures f = run_llama(model.get(), prompt, p.tokens, s, n_ctx, p.n_threads);
+            const Figures f = run_llama(model.get(), prompt, p.tokens, s, n_ctx, n_threads);
             best.prefill = std::max(best.prefill, f.prefill);
             best.decode = std::max(best.decode, f.decode);
         }
