@@ -2,9 +2,10 @@
 // Without --target it runs on the constructed test pair, whose acceptance is known, so the figure that
 // matters is the speedup against the ideal one computed from measured parts:
 //   ideal = τ · T_plain_step / (T_verify + T_draft),  τ = tokens per verification step.
-import { type CommandHelp, type CommandIO, onOff, parseArgs, progressLine, UsageError } from "../../server/src/commandLine";
+import { type CommandHelp, type CommandIO, onOff, type ParsedArgs, parseArgs, progressLine, UsageError } from "../../server/src/commandLine";
 import { Engine, EngineError, type GenerateResult } from "../engine";
-import { CYCLE, writeConstructedPair } from "../testModels";
+import { CYCLE, ensureDemoModels, writeConstructedPair } from "../testModels";
+import { compareLlama, compareText, DEFAULT_PROMPTS, parsePrompts } from "./compareLlama";
 import { agentSessionBench, agentSessionUsage } from "./agentBench";
 import { contextSweep, parseContexts, sweepText } from "./contextSweep";
 import { tempDir } from "./tempDir";
@@ -12,7 +13,8 @@ import { tempDir } from "./tempDir";
 export const help: CommandHelp = {
   usage:
     "chat-template bench [--json] [--target FILE --draft FILE] [--tokens N] [--prompt N] [--runs N] [--threads N] [--context N] [--gpu-layers N] [--draft-max N] [--draft-adaptive on|off] [--draft-window N] [--context-sweep N,N,…]\n       " +
-    agentSessionUsage,
+    agentSessionUsage +
+    "\n       chat-template bench --compare-llama [--json] [--target FILE [--draft FILE]] [--prompts N,N,…] [--tokens N] [--threads N] [--gpu-layers N]",
   summary: "measure DFlash against plain decoding on a model pair: tokens/s, acceptance, speedup, losslessness",
   description:
     "Runs plain and DFlash greedy decoding on the constructed test pair (or --target and --draft), checks that both " +
@@ -21,13 +23,14 @@ export const help: CommandHelp = {
     "(tokens per step × plain step ÷ (verify + draft)). --context-sweep then compares plain, fixed-block and adaptive " +
     "drafting at several prompt lengths. --agent-session replays a synthetic Claude Code-shaped agent session through " +
     "an endpoint in this process and prints, per turn, the prompt tokens, how many the prompt cache reused, and the " +
-    "prefill and first-token times. On a terminal, stderr shows which run is going.",
+    "prefill and first-token times. --compare-llama measures the engine (alone, with its draft, and through a real " +
+    "endpoint) against node-llama-cpp's own context on the same GGUF at several prompt lengths. On a terminal, stderr shows which run is going.",
   options: [
     ["--target FILE --draft FILE", "the GGUF pair to measure (default: the constructed test pair, written to a temporary folder)"],
     ["--tokens N", "tokens generated per run (default 256)"],
     ["--prompt N", "prompt length in tokens (default 64)"],
     ["--runs N", "runs of each kind; the figures are their median (default 3)"],
-    ["--threads N", "CPU threads (default 1 for the test pair, else llama.cpp's choice)"],
+    ["--threads N", "CPU threads (default: one for the demo and test models, narrower than 512, else llama.cpp's choice)"],
     ["--context N", "context size (default: what the runs need, at least 4096)"],
     ["--gpu-layers N", "target layers on the GPU (default -1: all)"],
     ["--draft-max N", "most tokens drafted per step (default: the draft's block size - 1)"],
@@ -37,6 +40,8 @@ export const help: CommandHelp = {
     ["--json", "end with one JSON line: lossless, acceptance, plain_tps, dflash_tps, speedup, ideal_speedup (and sweep)"],
     ["--agent-session", "replay the agent session; --json ends with {\"turns\":[{\"prompt\",\"reused\",\"ttft_ms\"}…]}"],
     ["--template FILE", "with --agent-session: replay it through this template instead of the demo model's"],
+    ["--compare-llama", "the engine against node-llama-cpp's LlamaContext; --json ends with {\"points\":[{\"prompt\",\"ours_prefill\",…}]}"],
+    ["--prompts N,N,…", "with --compare-llama: prompt lengths in tokens (default 1024,8192,32768)"],
     ["--system-tokens N, --turns N", "with --agent-session: the session's size (default about 30,000 tokens, 10 turns)"],
   ],
   examples: [
@@ -44,6 +49,7 @@ export const help: CommandHelp = {
     "chat-template bench --target model.gguf --draft dflash.gguf --tokens 512 --json",
     "chat-template bench --context-sweep 512,2048,8192",
     "chat-template bench --agent-session --json",
+    "chat-template bench --compare-llama --prompts 1024,8192 --threads 1",
   ],
   exitCodes: [
     [0, "measured, and DFlash wrote the same tokens as plain decoding"],
@@ -135,10 +141,13 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
       "draft-adaptive",
       "draft-window",
       "context-sweep",
+      "prompts",
     ],
-    switches: ["json"],
+    switches: ["json", "compare-llama"],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  if (args.switches.has("compare-llama")) return compare(args, io);
+  if (args.values.has("prompts")) throw new UsageError("--prompts goes with --compare-llama");
   if (args.values.has("target") !== args.values.has("draft")) throw new UsageError("--target and --draft go together");
   const tokens = int(args.values.get("tokens"), "tokens", 256, 1);
   const promptLen = int(args.values.get("prompt"), "prompt", 64, 1);
@@ -158,8 +167,7 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
         64,
       ),
       gpuLayers: int(args.values.get("gpu-layers"), "gpu-layers", -1, -1),
-      // the built-in pair has 64-wide layers: more threads only add synchronization
-      threads: int(args.values.get("threads"), "threads", builtIn ? 1 : 0, 0) || undefined,
+      threads: int(args.values.get("threads"), "threads", 0, 0) || undefined,
       draftMax: int(args.values.get("draft-max"), "draft-max", 0, 0) || undefined,
       draftAdaptive: onOff("draft-adaptive", args.values.get("draft-adaptive"), true),
       draftWindow: int(args.values.get("draft-window"), "draft-window", 0, 0) || undefined,
@@ -238,4 +246,28 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
   } finally {
     tmp?.cleanup();
   }
+}
+
+/** `--compare-llama`: on the demo pair unless --target names a model (its draft, when given, is measured too). */
+async function compare(args: ParsedArgs, io: CommandIO): Promise<number> {
+  for (const flag of ["runs", "context", "draft-max", "draft-adaptive", "draft-window", "context-sweep"])
+    if (args.values.has(flag)) throw new UsageError(`--${flag} does not go with --compare-llama`);
+  if (args.values.has("draft") && !args.values.has("target")) throw new UsageError("--draft needs --target");
+  const demo = args.values.has("target") ? undefined : ensureDemoModels();
+  const threads = int(args.values.get("threads"), "threads", 0, 0) || undefined;
+  const options = {
+    target: demo?.target ?? args.values.get("target")!,
+    draft: demo?.draft ?? args.values.get("draft"),
+    prompts: args.values.has("prompts") ? parsePrompts(args.values.get("prompts")!) : DEFAULT_PROMPTS,
+    tokens: int(args.values.get("tokens"), "tokens", 64, 2),
+    threads,
+    gpuLayers: int(args.values.get("gpu-layers"), "gpu-layers", -1, -1),
+  };
+  if (demo) io.stderr(`bench: on the ${demo.description}\n`);
+  const points = await compareLlama(options, (line) => io.stderr(`bench: ${line}\n`));
+  io.stdout(compareText(points, options));
+  if (args.switches.has("json")) {
+    io.stdout(JSON.stringify({ points }) + "\n");
+  }
+  return 0;
 }

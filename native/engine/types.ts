@@ -29,7 +29,10 @@ export interface LoadOptions {
   /** Layers offloaded to the GPU, -1 for all (the default). */
   gpuLayers?: number;
   draftGpuLayers?: number;
-  /** CPU threads; llama.cpp's default (math cores) when omitted. */
+  /**
+   * CPU threads. Omitted: one for models narrower than 512 (the demo and test models), whose ops are too small
+   * for llama.cpp's threadpool to pay off, and llama.cpp's default (math cores) for the rest.
+   */
   threads?: number;
   /** KV cache types: f32, f16 (default), bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1. */
   cacheTypeK?: string;
@@ -83,6 +86,8 @@ export interface ModelInfo {
   addBos: boolean;
   /** window: positions the draft attends to, 0 for all. */
   draft: { name: string; layers: number; blockSize: number; draftMax: number; draftAdaptive: boolean; window: number } | null;
+  /** CPU threads the target decodes with (LoadOptions.threads, or the default chosen for this model). */
+  threads: number;
   backend: BackendInfo;
 }
 

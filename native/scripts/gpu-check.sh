@@ -8,10 +8,12 @@
 #      context: acceptance 1 at 512, ~0.5 at 2048, 0 at 8192) and "random" (random weights, acceptance ~0: the
 #      cost of drafting that never pays),
 #   4. prints plain vs DFlash throughput, acceptance and the per-step costs, then a context sweep (plain,
-#      fixed-block and adaptive DFlash at each prompt length, --sweep, default 512,2048,8192).
+#      fixed-block and adaptive DFlash at each prompt length, --sweep, default 512,2048,8192),
+#   5. compares the engine with a plain llama.cpp context on the constructed target (prefill and decode at
+#      --compare prompt lengths, default 8192,32768,65536; llama.cpp's best of flash attention x batch size).
 # Everything lands in WORK (default /tmp/cts-gpu-check); the report also in $OUT/gpu-check.txt when $OUT is set.
 #
-# usage: native/scripts/gpu-check.sh BUNDLE [--work DIR] [--arch 90] [--tokens 256] [--shape qwen3-8b|tiny] [--sweep 512,2048,8192] [--no-random] [--cpu]
+# usage: native/scripts/gpu-check.sh BUNDLE [--work DIR] [--arch 90] [--tokens 256] [--shape qwen3-8b|tiny] [--sweep 512,2048,8192] [--compare 8192,32768,65536] [--no-random] [--cpu]
 #   --cpu builds without CUDA (a dry run of everything else, e.g. on a laptop, with --shape tiny)
 # It resumes: a rerun keeps the build and the models already in WORK.
 #
@@ -25,7 +27,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bundle=${1:?usage: gpu-check.sh BUNDLE [--work DIR] [--arch 90] [--tokens N] [--shape qwen3-8b|tiny] [--sweep N,N,…] [--no-random] [--cpu]}
 shift
-work=/tmp/cts-gpu-check arch=90 tokens=256 shape=qwen3-8b random=1 cuda=1 sweep=512,2048,8192
+work=/tmp/cts-gpu-check arch=90 tokens=256 shape=qwen3-8b random=1 cuda=1 sweep=512,2048,8192 compare=8192,32768,65536
 while [ $# -gt 0 ]; do
   case $1 in
     --work) work=$2; shift ;;
@@ -33,6 +35,7 @@ while [ $# -gt 0 ]; do
     --tokens) tokens=$2; shift ;;
     --shape) shape=$2; shift ;;
     --sweep) sweep=$2; shift ;;
+    --compare) compare=$2; shift ;;
     --no-random) random=0 ;;
     --cpu) cuda=0 ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
@@ -114,4 +117,7 @@ for kind in $kinds; do
   "$bench" run --target "$models/$kind-target.gguf" --draft "$models/$kind-draft.gguf" --tokens "$tokens" --prompt 128 --ctx "$ctx" \
     --context-sweep "$sweep" --json 2>&1 | tee -a "$report" || true
 done
+# 6. the engine against a plain llama.cpp context at long context (issue 30): prefill and decode, ratio to llama's best
+log "== engine vs llama.cpp, constructed target"
+"$bench" compare-llama --target "$models/constructed-target.gguf" --prompts "$compare" --tokens 64 --json 2>&1 | tee -a "$report" || true
 log "done"

@@ -11,8 +11,13 @@ export interface CliResult {
   stdoutBytes: Buffer;
 }
 
-export function runCli(args: string[], options: { input?: string; cwd?: string } = {}): CliResult {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input: options.input, cwd: options.cwd, maxBuffer: 1 << 28 });
+export function runCli(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}): CliResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    input: options.input,
+    cwd: options.cwd,
+    env: options.env && { ...process.env, ...options.env },
+    maxBuffer: 1 << 28,
+  });
   return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr.toString("utf8"), stdoutBytes: r.stdout };
 }
 

@@ -224,6 +224,7 @@ Napi::Object to_js(Napi::Env env, const cts::ModelInfo & i) {
     o.Set("layers", i.n_layer);
     o.Set("sizeBytes", (double)i.size_bytes);
     o.Set("parameters", (double)i.n_params);
+    o.Set("threads", i.n_threads);
     o.Set("bos", i.bos < 0 ? env.Null() : Napi::Number::New(env, i.bos));
     o.Set("eos", i.eos < 0 ? env.Null() : Napi::Number::New(env, i.eos));
     o.Set("bosText", i.bos_text);

@@ -2,6 +2,7 @@
 // (the GPU check builds llama.cpp with CUDA and runs this). The Node CLI's `chat-template bench` reports
 // the same figures through the addon.
 #include "backend.h"
+#include "compare_llama.h"
 #include "engine.h"
 #include "errors.h"
 #include "make_models.h"
@@ -22,7 +23,8 @@ const char * USAGE =
     "  dflash-bench make-models DIR [--shape tiny|qwen3-8b] [--kind constructed|falling|random] [--type f32|f16|q8_0] [--seed N]\n"
     "  dflash-bench run --target T --draft D [--tokens N] [--prompt N] [--ctx N] [--gpu-layers N] [--threads N] [--flash-attn "
     "auto|on|off]\n"
-    "                   [--draft-max N] [--draft-adaptive on|off] [--context-sweep N,N,...] [--json]\n";
+    "                   [--draft-max N] [--draft-adaptive on|off] [--context-sweep N,N,...] [--json]\n"
+    "  dflash-bench compare-llama --target T [--prompts N,N,...] [--tokens N] [--gpu-layers N] [--threads N] [--json]\n";
 
 struct Args {
     std::vector<std::string> positional;
@@ -187,6 +189,24 @@ int main(int argc, char ** argv) {
         }
         if (cmd == "run") {
             return run(a);
+        }
+        if (cmd == "compare-llama" && a.has("target")) {
+            cts::backend_init({library_dir()}, getenv("CTS_LLAMA_LOG") != nullptr);
+            cts_bench::CompareParams p;
+            p.target = a.get("target", "");
+            const std::string list = a.get("prompts", "8192,32768,65536");
+            for (size_t at = 0; at <= list.size();) {
+                const size_t comma = std::min(list.find(',', at), list.size());
+                const int n = std::atoi(list.substr(at, comma - at).c_str());
+                if (n > 0)
+                    p.prompts.push_back(n);
+                at = comma + 1;
+            }
+            p.tokens = a.num("tokens", 64);
+            p.n_gpu_layers = a.num("gpu-layers", -1);
+            p.n_threads = a.num("threads", 0);
+            p.json = a.has("json");
+            return p.prompts.empty() ? 2 : cts_bench::compare_llama(p);
         }
     } catch (const cts::EngineError & e) {
         fprintf(stderr, "dflash-bench: %s: %s\n", cts::error_code_name(e.code), e.what());

@@ -26,7 +26,7 @@ struct LoadParams {
     int n_batch = 512;
     int n_gpu_layers = -1;  // -1: all
     int draft_gpu_layers = -1;
-    int n_threads = 0;  // 0: llama.cpp's default
+    int n_threads = 0;  // 0: one for narrow models (default_threads in engine.cpp), else llama.cpp's default
     std::string cache_type_k = "f16";
     std::string cache_type_v = "f16";
     int draft_max = 0;  // tokens drafted per step; 0: the draft's block size - 1
@@ -40,6 +40,7 @@ struct LoadParams {
 struct ModelInfo {
     std::string arch, name, description, chat_template;
     int n_ctx = 0, n_ctx_train = 0, n_vocab = 0, n_embd = 0, n_layer = 0;
+    int n_threads = 0;  // CPU threads the target decodes with
     uint64_t size_bytes = 0, n_params = 0;
     int32_t bos = -1, eos = -1;
     std::string bos_text, eos_text;

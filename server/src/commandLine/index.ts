@@ -1,5 +1,5 @@
 // The commandLine layer's entrance: everything other folders use from it.
-export { UsageError, oneOf, parseArgs } from "./args";
+export { UsageError, oneOf, parseArgs, type ParsedArgs } from "./args";
 export { processIO } from "./io";
 export type { CommandIO } from "./io";
 export { onOff } from "./args";

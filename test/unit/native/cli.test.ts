@@ -76,6 +76,48 @@ describe("chat-template bench", () => {
     assert.match(bad.stderr, /--context-sweep takes comma-separated prompt lengths in tokens, like 512,2048,8192 \(got '512,x'\)/);
   });
 
+  it("--compare-llama measures the engine, with its draft, a real endpoint and llama.cpp at each prompt length; --json prints the points last", () => {
+    // the demo pair, generated into this file's folder
+    const r = runCli(["bench", "--compare-llama", "--json", "--prompts", "64,200", "--tokens", "4", "--threads", "1"], {
+      env: { CTS_STORAGE_DIR: join(tmp.dir, "storage") },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /bench: on the demo models/);
+    assert.match(
+      r.stdout,
+      /^engine vs node-llama-cpp 3\.22\.1's LlamaContext \(its best of fa off, batch 512; fa off, batch 2048; fa on, batch 512; fa on, batch 2048\), 1 threads/,
+    );
+    const lines = r.stdout.trimEnd().split("\n");
+    const { points } = JSON.parse(lines.at(-1)!);
+    assert.deepEqual(
+      points.map((p: { prompt: number }) => p.prompt),
+      [64, 200],
+    );
+    for (const p of points) {
+      for (const key of [
+        "ours_prefill",
+        "llama_prefill",
+        "ours_decode",
+        "llama_decode",
+        "endpoint_prefill",
+        "endpoint_ttft_ms",
+        "llama_ttft_ms",
+        "draft_prefill",
+        "draft_decode",
+      ])
+        assert.ok(Number.isFinite(p[key]) && p[key] > 0, `${key} of ${JSON.stringify(p)}`);
+      assert.match(p.llama_best_prefill, /^fa (on|off), batch (512|2048)$/);
+    }
+    assert.equal(lines.filter((l) => /^ +(64|200) /.test(l)).length, 2, r.stdout);
+  });
+
+  it("--compare-llama's usage errors exit 2", () => {
+    assert.equal(runCli(["bench", "--prompts", "64"]).status, 2);
+    assert.equal(runCli(["bench", "--compare-llama", "--prompts", "8"]).status, 2);
+    assert.equal(runCli(["bench", "--compare-llama", "--runs", "2"]).status, 2);
+    assert.equal(runCli(["bench", "--compare-llama", "--draft", "x.gguf"]).status, 2);
+  });
+
   it("benchmarks given models, and reports bad ones and bad usage", () => {
     const pair = randomPair(2);
     const r = runCli(["bench", "--target", pair.target, "--draft", pair.draft, "--tokens", "16", "--runs", "1", "--threads", "1"]);
