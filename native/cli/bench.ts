@@ -2,7 +2,15 @@
 // Without --target it runs on the constructed test pair, whose acceptance is known, so the figure that
 // matters is the speedup against the ideal one computed from measured parts:
 //   ideal = τ · T_plain_step / (T_verify + T_draft),  τ = tokens per verification step.
-import { type CommandHelp, type CommandIO, onOff, type ParsedArgs, parseArgs, progressLine, UsageError } from "../../server/src/commandLine";
+import {
+  type CommandHelp,
+  type CommandIO,
+  onOff,
+  type ParsedArgs,
+  parseArgs,
+  progressLine,
+  UsageError,
+} from "../../server/src/commandLine";
 import { Engine, EngineError, type GenerateResult } from "../engine";
 import { CYCLE, ensureDemoModels, writeConstructedPair } from "../testModels";
 import { compareLlama, compareText, DEFAULT_PROMPTS, parsePrompts } from "./compareLlama";
@@ -38,9 +46,9 @@ export const help: CommandHelp = {
     ["--draft-window N", "positions of the target's features the draft attends to (default: the draft's own)"],
     ["--context-sweep N,N,…", "also decode at these prompt lengths: plain, a full block every step, adaptive"],
     ["--json", "end with one JSON line: lossless, acceptance, plain_tps, dflash_tps, speedup, ideal_speedup (and sweep)"],
-    ["--agent-session", "replay the agent session; --json ends with {\"turns\":[{\"prompt\",\"reused\",\"ttft_ms\"}…]}"],
+    ["--agent-session", 'replay the agent session; --json ends with {"turns":[{"prompt","reused","ttft_ms"}…]}'],
     ["--template FILE", "with --agent-session: replay it through this template instead of the demo model's"],
-    ["--compare-llama", "the engine against node-llama-cpp's LlamaContext; --json ends with {\"points\":[{\"prompt\",\"ours_prefill\",…}]}"],
+    ["--compare-llama", 'the engine against node-llama-cpp\'s LlamaContext; --json ends with {"points":[{"prompt","ours_prefill",…}]}'],
     ["--prompts N,N,…", "with --compare-llama: prompt lengths in tokens (default 1024,8192,32768)"],
     ["--system-tokens N, --turns N", "with --agent-session: the session's size (default about 30,000 tokens, 10 turns)"],
   ],

@@ -9,6 +9,15 @@ import type { RunFigures } from "./llamaContextRun";
 
 const MODEL = "bench";
 
+/** The part of a response's llama-server style `timings` read here. */
+interface LlamaServerTimings {
+  prompt_n: number;
+  prompt_per_second: number;
+  predicted_n: number;
+  predicted_ms: number;
+  predicted_per_second: number;
+}
+
 export interface EndpointChild {
   url: string;
   /** Prompt tokens in `text`, as the served model's tokenizer reads it. */
@@ -25,18 +34,18 @@ export async function startEndpointChild(args: string[]): Promise<EndpointChild>
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const url = await readyUrl(child, () => stderr);
-  const post = async (path: string, body: unknown) => {
+  const post = async <T>(path: string, body: unknown): Promise<T> => {
     const res = await fetch(url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    const json = (await res.json()) as any;
+    const json = (await res.json()) as T;
     if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
     return json;
   };
   return {
     url,
-    countTokens: async (text) => ((await post("/tokenize", { content: text })).tokens as number[]).length,
+    countTokens: async (text) => (await post<{ tokens: number[] }>("/tokenize", { content: text })).tokens.length,
     async chat(text, maxTokens) {
       const started = performance.now();
-      const r = await post("/v1/chat/completions", {
+      const r = await post<{ timings: LlamaServerTimings }>("/v1/chat/completions", {
         model: MODEL,
         messages: [{ role: "user", content: text }],
         max_tokens: maxTokens,

@@ -36,7 +36,10 @@ export const help: CommandHelp = {
     ["--max-tokens-overflow clamp|reject", "OpenAI routes: max_tokens past the room left is cut to it (clamp, default) or a 400"],
     ["--queue N", "requests that may wait while one generates (default 16; more get 429)"],
     ["--model-name NAME", "the model id in responses (default: the target's file name)"],
-    ["--keep-client-billing-header", "keep Claude Code's x-anthropic-billing-header system block (default: dropped, so the prompt cache survives)"],
+    [
+      "--keep-client-billing-header",
+      "keep Claude Code's x-anthropic-billing-header system block (default: dropped, so the prompt cache survives)",
+    ],
     ["--verbose", "the request log line also shows 30 characters either side of where a prompt left the cache"],
     ["--exit-on-stdin-close", "stop when stdin ends (for a parent process)"],
   ],

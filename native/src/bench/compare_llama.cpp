@@ -95,7 +95,8 @@ int compare_llama(const CompareParams & p) {
         gp.speculative = false;
         const auto r = engine->generate(
             gp, [](const cts::TokenEvent &) {}, no_abort);
-        ours.push_back({r.stats.prompt_evaluated / (r.stats.prompt_ms / 1000.0), r.stats.generated_tokens / (r.stats.generate_ms / 1000.0)});
+        ours.push_back(
+            {r.stats.prompt_evaluated / (r.stats.prompt_ms / 1000.0), r.stats.generated_tokens / (r.stats.generate_ms / 1000.0)});
     }
     engine.reset();
 
@@ -118,7 +119,8 @@ int compare_llama(const CompareParams & p) {
         printf("%7d %9.0f %9.0f %5.2fx %9.1f %9.1f %5.2fx\n", p.prompts[i], ours[i].prefill, best.prefill, ours[i].prefill / best.prefill,
                ours[i].decode, best.decode, ours[i].decode / best.decode);
         char buf[256];
-        snprintf(buf, sizeof(buf), "%s{\"prompt\": %d, \"ours_prefill\": %.1f, \"llama_prefill\": %.1f, \"ours_decode\": %.2f, \"llama_decode\": %.2f}",
+        snprintf(buf, sizeof(buf),
+                 "%s{\"prompt\": %d, \"ours_prefill\": %.1f, \"llama_prefill\": %.1f, \"ours_decode\": %.2f, \"llama_decode\": %.2f}",
                  json.empty() ? "" : ", ", p.prompts[i], ours[i].prefill, best.prefill, ours[i].decode, best.decode);
         json += buf;
     }

@@ -3,7 +3,15 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { BUILTIN_SCENARIOS, dialectsOf, engineFindings, renderRequest, scenarioContext, SERVER_DEFAULTS, serverStartup } from "../../../server/src/analysis";
+import {
+  BUILTIN_SCENARIOS,
+  dialectsOf,
+  engineFindings,
+  renderRequest,
+  scenarioContext,
+  SERVER_DEFAULTS,
+  serverStartup,
+} from "../../../server/src/analysis";
 import { dialectFor, llamaServer_0_5_0 } from "../../../server/src/dialects";
 import { TemplateDocument } from "../../../server/src/document";
 import { parseJson, type PyDict, render, type RenderResult } from "../../../server/src/interpreter";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { main } from "../../../server/src/cli/main";
+import { main } from "../../../cli/main";
 import type { CommandIO } from "../../../server/src/commandLine";
 
 const COMMANDS = ["check", "render", "caps", "fix", "extract", "test", "ab", "serve", "bench", "make-test-models", "install-cuda"];

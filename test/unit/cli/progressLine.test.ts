@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { progressLine, type CommandIO } from "../../../server/src/commandLine";
 import { speedupText } from "../../../native/cli/bench";
-import { main } from "../../../server/src/cli/main";
+import { main } from "../../../cli/main";
 import { resolve } from "node:path";
 
 function io(tty: boolean): CommandIO & { err: string } {

@@ -17,7 +17,6 @@ import {
   type TextEdit,
 } from "vscode-languageserver-protocol/node";
 import { fixture, runCli } from "../../helpers/cli";
-import { HOSTILE_TEMPLATES } from "../../helpers/hostileTemplates";
 import { startServer, type TestClient } from "../../helpers/lspClient";
 
 const URI = "file:///work/glm/chat_template.jinja";
