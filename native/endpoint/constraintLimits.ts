@@ -14,11 +14,14 @@ export const MAX_CONSTRAINT_NESTING = 256;
  * lists, `properties`: each optional property is a branch of the object's rule).
  */
 export const MAX_CONSTRAINT_ALTERNATIVES = 1024;
-/**
- * A repetition's bound: `{m,n}` in a grammar or a `pattern`, a schema's `minItems`/`maxItems`/`minLength`/
- * `maxLength`/`minProperties`/`maxProperties` (llama.cpp writes each as a rule per repetition).
- */
+/** A repetition's bound `{m,n}` in a grammar or a `pattern` (llama.cpp writes a rule per repetition). */
 export const MAX_CONSTRAINT_REPETITION = 2000;
+/**
+ * A schema's `minItems`/`maxItems`/`minLength`/`maxLength`/`minProperties`/`maxProperties`: also a rule per
+ * repetition, but real clients ask for large ones (Claude Code's Bash tool: `maxLength` 524288), which llama.cpp
+ * builds in well under a second; 10^7 would take gigabytes.
+ */
+export const MAX_SCHEMA_LENGTH_BOUND = 1 << 20;
 /** Characters the repetitions of one grammar or pattern copy in all (`"abc"{3}` copies 3 × 5). */
 export const MAX_CONSTRAINT_EXPANSION = 1 << 20;
 /** llama.cpp's samplers take 32-bit integers and floats. */

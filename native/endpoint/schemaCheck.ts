@@ -8,7 +8,7 @@ import {
   MAX_CONSTRAINT_CHARS,
   MAX_CONSTRAINT_EXPANSION,
   MAX_CONSTRAINT_NESTING,
-  MAX_CONSTRAINT_REPETITION,
+  MAX_SCHEMA_LENGTH_BOUND,
 } from "./constraintLimits";
 import { badRequest, type FieldPath } from "./errors";
 import type { Fields } from "./fields";
@@ -93,8 +93,8 @@ export function checkJsonSchema(schema: unknown, path: FieldPath): void {
       );
     for (const [lo, hi] of BOUNDS) {
       for (const key of [lo, hi]) {
-        if (typeof o[key] === "number" && (o[key] as number) > MAX_CONSTRAINT_REPETITION)
-          throw badRequest(`${o[key]} is more than the limit of ${MAX_CONSTRAINT_REPETITION} repetitions`, [...at, key]);
+        if (typeof o[key] === "number" && (o[key] as number) > MAX_SCHEMA_LENGTH_BOUND)
+          throw badRequest(`${o[key]} is more than the limit of ${MAX_SCHEMA_LENGTH_BOUND} repetitions`, [...at, key]);
       }
       if (typeof o[lo] === "number" && typeof o[hi] === "number" && (o[lo] as number) > (o[hi] as number))
         throw badRequest(`${o[lo]} is above ${hi} ${o[hi]}: nothing matches`, [...at, lo]);

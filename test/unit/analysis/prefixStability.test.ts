@@ -29,10 +29,14 @@ for (const engine of ["llama-server", "llamacpp"] as const) {
 }
 
 test("a template that reads a keep-reasoning kwarg names it", () => {
-  const text = QWEN3_CHAT_TEMPLATE.replace(
-    "{%- if loop.index0 > ns.last_query_index %}",
-    "{%- if preserve_thinking or loop.index0 > ns.last_query_index %}",
-  );
-  const [f] = prefixStabilityFindings(new TemplateDocument(text), dialectFor("llama-server")!);
-  assert.match(f.message, /the template reads 'preserve_thinking': set it \(chat_template_kwargs\)/);
+  const reads = (kwarg: string) =>
+    new TemplateDocument(
+      QWEN3_CHAT_TEMPLATE.replace("{%- if loop.index0 > ns.last_query_index %}", `{%- if ${kwarg} or loop.index0 > ns.last_query_index %}`),
+    );
+  const [f] = prefixStabilityFindings(reads("keep_thinking"), dialectFor("llama-server")!);
+  assert.match(f.message, /the template reads 'keep_thinking': set it \(chat_template_kwargs\)/);
+  // llama-server starts with preserve_reasoning, which its chat layer passes as preserve_thinking=true
+  assert.deepEqual(prefixStabilityFindings(reads("preserve_thinking"), dialectFor("llama-server")!), []);
+  const [g] = prefixStabilityFindings(reads("preserve_thinking"), dialectFor("llamacpp")!);
+  assert.match(g.message, /the template reads 'preserve_thinking'/);
 });

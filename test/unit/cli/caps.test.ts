@@ -47,9 +47,9 @@ describe("chat-template caps", () => {
   });
 
   it("--engine llama-server probes as llama.cpp does, and the usage text names every engine it takes", () => {
-    const r = runCli(["caps", "--engine", "llama-server", fixture("glm-style.jinja")]);
+    const r = runCli(["caps", "--format", "json", "--engine", "llama-server", fixture("glm-style.jinja")]);
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout), JSON.parse(runCli(["caps", fixture("glm-style.jinja")]).stdout));
+    assert.deepEqual(JSON.parse(r.stdout), JSON.parse(runCli(["caps", "--format", "json", fixture("glm-style.jinja")]).stdout));
     const usage = runCli(["caps"]).stderr;
     assert.match(usage, /--engine llamacpp\|llama-server\|minja\]/);
   });

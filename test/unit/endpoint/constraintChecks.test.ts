@@ -72,7 +72,12 @@ test("a schema: what agents send passes; each limit names its keyword", () => {
     /nests groups deeper than 256/,
   );
   refused(() => checkJsonSchema({ type: "array", minItems: 3, maxItems: 1 }, at), /^json_schema\.minItems: 3 is above maxItems 1/);
-  refused(() => checkJsonSchema({ type: "string", maxLength: 2001 }, at), /^json_schema\.maxLength: 2001 is more than the limit of 2000/);
+  refused(
+    () => checkJsonSchema({ type: "string", maxLength: 1048577 }, at),
+    /^json_schema\.maxLength: 1048577 is more than the limit of 1048576/,
+  );
+  // Claude Code's Bash tool
+  checkJsonSchema({ type: "object", properties: { script: { type: "string", maxLength: 524288 } } }, at);
   refused(
     () => checkJsonSchema({ anyOf: [{ enum: Array(1000).fill(1) }, { enum: Array(25).fill(2) }] }, at),
     /^json_schema\.anyOf\[\d\]\.enum: the schema has more than 1024 alternatives/,
