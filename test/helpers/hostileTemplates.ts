@@ -130,9 +130,11 @@ export const HOSTILE_TEMPLATES: readonly HostileTemplate[] = [
   ),
   bomb("title over 16M parts", "{{ ('a' * 16000000)|title|length }}", ["llamacpp"]),
 
-  t("value bomb", "slice of a string from -(2^63 - 1)", "{{ 'abc'[-9223372036854775807:] }}"),
-  t("value bomb", "slice of a list from -(2^63 - 1)", "{{ [1, 2, 3][-9223372036854775807:] }}"),
-  t("value bomb", "slice from the least int64", `{{ 'abc'[${MIN_INT}:] }}{{ [1][${MIN_INT}:] }}`),
+  // once a heap exhaustion in our minja (2^63 indices walked); every engine now ends them at once: real llama.cpp
+  // renders them (its slices clamp), so no engine has to stop them with a limit
+  bomb("slice of a string from -(2^63 - 1)", "{{ 'abc'[-9223372036854775807:] }}", []),
+  bomb("slice of a list from -(2^63 - 1)", "{{ [1, 2, 3][-9223372036854775807:] }}", []),
+  bomb("slice from the least int64", `{{ 'abc'[${MIN_INT}:] }}{{ [1][${MIN_INT}:] }}`, []),
 
   deep("10,000 nested ifs", "{% if true %}".repeat(10_000) + "x" + "{% endif %}".repeat(10_000)),
   deep("5,000 nested parentheses", `{{ ${"(".repeat(5000)}1${")".repeat(5000)} }}`),
