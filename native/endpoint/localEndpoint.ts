@@ -2,6 +2,8 @@
 // `chat-template serve`, for a client in the same process (the agent-session bench) that measures what a real client
 // would see. Closing it stops the server and unloads the model.
 import type { AddressInfo } from "node:net";
+import { processGuard } from "../../server/src/guard";
+import { setTemplateGuard } from "../engine";
 import { ensureDemoModels } from "../testModels";
 import { parseServeArgs } from "./config";
 import { Metrics } from "./metrics";
@@ -23,6 +25,8 @@ export interface LocalEndpoint {
 /** `args`: `chat-template serve` flags (the port and host are chosen here). Rejects when the model or template fails. */
 export async function openLocalEndpoint(args: string[], log: (line: string) => void): Promise<LocalEndpoint> {
   const config = parseServeArgs([...args, "--host", "127.0.0.1", "--port", "0"]);
+  // as in `serve`: the engine runs no template the guard has not vouched for
+  setTemplateGuard(processGuard);
   const demo = config.target === undefined ? ensureDemoModels() : undefined;
   const files = demo ? { target: demo.target, draft: demo.draft, demo: demo.description } : { target: config.target!, draft: config.draft };
   const model = new ModelHost(files, config);

@@ -38,6 +38,11 @@ export interface RenderParams {
 }
 
 const STEPFUN = "You have access to the following functions in JSONSchema format";
+/** The sources llama.cpp's LFM2 and LFM2.5 handlers take (is_lfm2_template, and "List of tools: [" without its tokens). */
+function isLfm2(source: string): boolean {
+  const listTokens = source.includes("<|tool_list_start|>");
+  return (listTokens && source.includes("<|tool_list_end|>")) || (!listTokens && source.includes("List of tools: ["));
+}
 const C_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -152,6 +157,8 @@ export function requestContexts(t: ServedTemplate, inputs: TemplateInputs, now: 
   } catch {
     return null;
   }
+  // the LFM2 handler hands the template each message's reasoning as the `thinking` it reads
+  if (isLfm2(t.source)) messages = messages.map((m) => (typeof m.reasoning_content === "string" ? { ...m, thinking: m.reasoning_content } : m));
   const p: RenderParams = {
     messages,
     tools: inputs.tools,
