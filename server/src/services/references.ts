@@ -1,9 +1,10 @@
 // References and document highlights: every place a symbol of the template is defined or used — a macro, a
-// macro parameter, a `set` variable, a loop variable, or a namespace attribute (`ns.x`). A variable is all
+// macro parameter (with the keyword arguments that name it at calls: `m(x=1)`), a `set` variable, a loop
+// variable, or a namespace attribute (`ns.x`). Rename renames exactly these places. A variable is all
 // the bindings of its name in one Jinja2 scope (a `set` again in the same scope assigns the same variable; one
 // inside a `for` or a macro is another), and a use belongs to it when the scope analysis resolves it there.
 import type { Span, TemplateDocument } from "../document";
-import { nodesAt, walk } from "../parser";
+import { nodesAt, walk, type Call } from "../parser";
 import { bindingDefinedAt } from "./names";
 import { resolveName, scopesOf, type Binding, type Scope, type ScopeInfo } from "./scope";
 
@@ -29,6 +30,13 @@ function resolveUse(info: ScopeInfo, name: string, at: number): Binding | null {
   return resolveName(info, name, at) ?? info.bindings.find((b) => b.name === name && b.kind === "macro") ?? null;
 }
 
+/** The parameter of the macro `call` calls that its keyword argument `name` names. */
+function parameterNamedAt(info: ScopeInfo, call: Call, name: string): Binding | null {
+  const macro = call.callee.kind === "Name" ? resolveUse(info, call.callee.name, call.start) : null;
+  if (macro?.kind !== "macro") return null;
+  return info.bindings.find((b) => b.kind === "parameter" && b.node === macro.node && b.name === name) ?? null;
+}
+
 export function symbolAt(doc: TemplateDocument, offset: number): SymbolAt | null {
   const info = scopesOf(doc.template);
   const path = nodesAt(doc.template, offset);
@@ -36,6 +44,10 @@ export function symbolAt(doc: TemplateDocument, offset: number): SymbolAt | null
   const of = (b: Binding | null, attr: string | null = null): SymbolAt | null =>
     b ? { bindings: variableOf(info, b), attr, name: b.name } : null;
   if (n.kind === "Name") return of(bindingDefinedAt(info, n) ?? resolveUse(info, n.name, n.start));
+  if (n.kind === "Call") {
+    const kw = n.kwargs.find((k) => k.nameSpan.start <= offset && offset <= k.nameSpan.end);
+    if (kw) return of(parameterNamedAt(info, n, kw.name));
+  }
   if (n.kind === "GetAttr" && n.object.kind === "Name" && n.attrSpan.start <= offset) {
     const ns = resolveUse(info, n.object.name, n.start);
     return ns?.kind === "namespace" ? of(ns, n.attr) : null;
@@ -68,6 +80,9 @@ export function referencesOf(doc: TemplateDocument, symbol: SymbolAt): Reference
     walk(doc.template, (n) => {
       if (n.kind === "Name" && n.name === symbol.name && !bindingDefinedAt(info, n) && inSymbol(resolveUse(info, n.name, n.start)))
         add(n, "read");
+      // `m(x=1)` names the parameter x of the macro m
+      if (n.kind === "Call")
+        for (const k of n.kwargs) if (k.name === symbol.name && inSymbol(parameterNamedAt(info, n, k.name))) add(k.nameSpan, "read");
     });
   } else {
     for (const a of info.attributes) {
