@@ -6,7 +6,7 @@
 import type { Span, TemplateDocument } from "../document";
 import { nodesAt, walk, type Call } from "../parser";
 import { bindingDefinedAt } from "./names";
-import { resolveName, scopesOf, type Binding, type Scope, type ScopeInfo } from "./scope";
+import { resolveName, scopeOf, scopesOf, type Binding, type ScopeInfo } from "./scope";
 
 export interface Reference extends Span {
   /** A definition or assignment (`write`), or a use (`read`). */
@@ -16,17 +16,12 @@ export interface Reference extends Span {
 /** The symbol under the cursor: a variable (its bindings), or an attribute of a namespace variable. */
 export type SymbolAt = { bindings: Binding[]; attr: string | null; name: string };
 
-function scopeOf(info: ScopeInfo, b: Binding): Scope {
-  const find = (s: Scope): Scope | null => (s.bindings.includes(b) ? s : s.children.reduce<Scope | null>((f, c) => f ?? find(c), null));
-  return find(info.root) ?? info.root;
-}
-
 function variableOf(info: ScopeInfo, b: Binding): Binding[] {
   return scopeOf(info, b).bindings.filter((x) => x.name === b.name);
 }
 
 /** What a name used at `at` refers to; a macro called above its definition still finds it. */
-function resolveUse(info: ScopeInfo, name: string, at: number): Binding | null {
+export function resolveUse(info: ScopeInfo, name: string, at: number): Binding | null {
   return resolveName(info, name, at) ?? info.bindings.find((b) => b.name === name && b.kind === "macro") ?? null;
 }
 
