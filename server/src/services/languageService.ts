@@ -19,10 +19,10 @@ import { findDefinition } from "./definition";
 import { defaultValidationOptions, syntaxDiagnostics, validate, type ValidationOptions } from "./diagnostics";
 import { type FixAllAction, getFixAll } from "./fixAll";
 import { getFoldingRanges } from "./folding";
-import { securityHover, type TextEdit } from "../analysis";
+import { securityHover } from "../analysis";
 import { doHover, withRisk, wordHover } from "./hover";
 import { findReferences, type Reference } from "./references";
-import { prepareRename, rename, type RenameOptions, type RenameRefusal, type RenameTarget } from "./rename";
+import { prepareRename, rename, type RenameEdit, type RenameOptions, type RenameRefusal, type RenameTarget } from "./rename";
 import { getSemanticTokens } from "./semanticTokens";
 import { getSignatureHelp, type SignatureHelp } from "./signatureHelp";
 import { findDocumentSymbols } from "./symbols";
@@ -45,7 +45,7 @@ export interface LanguageService {
   /** What a rename at the offset would replace (the name and its span), or why nothing there can be renamed. */
   prepareRename(doc: TemplateDocument, offset: number): RenameTarget | RenameRefusal;
   /** The edits renaming the symbol at the offset, after proving every engine renders every scenario alike; or why not. It renders the template: run it where a template may run. */
-  rename(doc: TemplateDocument, offset: number, newName: string, options?: RenameOptions): { edits: TextEdit[] } | RenameRefusal;
+  rename(doc: TemplateDocument, offset: number, newName: string, options?: RenameOptions): RenameEdit | RenameRefusal;
   /** The signature of the call the cursor is in (macro, `caller()`, filter, test, global), with its active parameter. */
   getSignatureHelp(doc: TemplateDocument, offset: number): SignatureHelp | null;
   findDocumentSymbols(doc: TemplateDocument): DocumentSymbol[];

@@ -41,7 +41,8 @@ export function symbolAt(doc: TemplateDocument, offset: number): SymbolAt | null
   if (n.kind === "Name") return of(bindingDefinedAt(info, n) ?? resolveUse(info, n.name, n.start));
   if (n.kind === "Call") {
     const kw = n.kwargs.find((k) => k.nameSpan.start <= offset && offset <= k.nameSpan.end);
-    if (kw) return of(parameterNamedAt(info, n, kw.name));
+    const param = kw && parameterNamedAt(info, n, kw.name);
+    if (param) return of(param);
   }
   if (n.kind === "GetAttr" && n.object.kind === "Name" && n.attrSpan.start <= offset) {
     const ns = resolveUse(info, n.object.name, n.start);

@@ -20,6 +20,11 @@ export interface RenameTarget {
   placeholder: string;
 }
 
+/** The rename's edits: every definition and use of the symbol. */
+export interface RenameEdit {
+  edits: TextEdit[];
+}
+
 /** Why a rename is refused, in words for the editor to show. */
 export interface RenameRefusal {
   refused: string;

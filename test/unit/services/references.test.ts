@@ -43,6 +43,7 @@ describe("references", () => {
   it("namespace attributes: the namespace(…) keyword, each set ns.x and each read", () => {
     const src = "{% set ns = namespace(found=false) %}{% for m in ms %}{% set ns.found = true %}{% endfor %}{{ ns.fo‸und }}{{ ns.other }}";
     assert.deepEqual(refs(src), ["found@22:write", "found@64:write", "found@97:read"]);
+    assert.deepEqual(refs(src.replace("‸", "").replace("(found", "(fo‸und")), ["found@22:write", "found@64:write", "found@97:read"]);
   });
 
   it("nothing for a context variable or a builtin", () => {
