@@ -10,9 +10,9 @@ import { CONTEXT_BY_NAME, EXPRESSION_KEYWORDS_BY_NAME, GLOBALS_BY_NAME, MACRO_VA
 import { nodesAt, walk } from "../parser";
 import { tokenBefore } from "./cursor";
 import type { ValidationOptions } from "./diagnostics";
-import { meaningOf } from "./names";
+import { bindingDefinedAt, meaningOf } from "./names";
 import { referencesOf, resolveUse, symbolAt, type SymbolAt } from "./references";
-import { scopeAt, scopeOf, scopesOf, type Scope } from "./scope";
+import { scopeAt, scopeOf, scopesOf, type Scope, type ScopeInfo } from "./scope";
 
 /** What a rename would replace at the cursor: the name's span and its text, the editor's placeholder. */
 export interface RenameTarget {
@@ -38,8 +38,40 @@ const quote = (name: string) => `\`${name}\``;
 export function prepareRename(doc: TemplateDocument, offset: number): RenameTarget | RenameRefusal {
   const symbol = symbolAt(doc, offset);
   const here = symbol && referencesOf(doc, symbol).find((r) => within(r, offset));
-  if (symbol && here) return { span: { start: here.start, end: here.end }, placeholder: symbol.attr ?? symbol.name };
-  return { refused: notRenamable(doc, offset) };
+  if (!symbol || !here) return { refused: notRenamable(doc, offset) };
+  const input = symbol.attr === null ? inputOf(doc, symbol) : null;
+  if (input) return { refused: input };
+  return { span: { start: here.start, end: here.end }, placeholder: symbol.attr ?? symbol.name };
+}
+
+/**
+ * Why a `set` variable is also the caller's input, if it is: it reassigns a context variable (`{% set messages =
+ * messages[1:] %}`), or the template reads the name in its scope where no binding reaches (`{% if x is undefined
+ * %}{% set x = … %}`, a default). Its reads then mean the input or the binding by the path taken, which a rename
+ * would split. Parameters and loop variables bind for their whole scope, so they are never both.
+ */
+function inputOf(doc: TemplateDocument, symbol: SymbolAt): string | null {
+  if (!symbol.bindings.some((b) => b.kind === "variable" || b.kind === "namespace")) return null;
+  const split = "its reads may mean either, and a rename would split them.";
+  if (CONTEXT_BY_NAME.has(symbol.name)) return `${quote(symbol.name)} here reassigns the context variable the caller passes: ${split}`;
+  const info = scopesOf(doc.template);
+  const inScope = scopesTest(info, symbol);
+  let free: number | null = null;
+  walk(doc.template, (n) => {
+    if (free !== null || n.kind !== "Name" || n.name !== symbol.name || !inScope(n.start)) return;
+    if (!bindingDefinedAt(info, n) && !resolveUse(info, n.name, n.start)) free = n.start;
+  });
+  if (free === null) return null;
+  return `${quote(symbol.name)} is also read from the caller's context (line ${doc.lines.lineOf(free) + 1}), where no binding reaches: ${split}`;
+}
+
+/** Whether an offset lies in the scope of one of the symbol's bindings (or a scope inside it). */
+function scopesTest(info: ScopeInfo, symbol: SymbolAt): (offset: number) => boolean {
+  const scopes = new Set(symbol.bindings.map((b) => scopeOf(info, b)));
+  return (offset) => {
+    for (let s: Scope | null = scopeAt(info, offset); s; s = s.parent) if (scopes.has(s)) return true;
+    return false;
+  };
 }
 
 /** Why the cursor is on nothing the template defines. */
@@ -127,10 +159,7 @@ function variableConflict(doc: TemplateDocument, symbol: SymbolAt, newName: stri
   const info = scopesOf(doc.template);
   const line = (offset: number) => doc.lines.lineOf(offset) + 1;
   const scopes = new Set(symbol.bindings.map((b) => scopeOf(info, b)));
-  const inScope = (offset: number) => {
-    for (let s: Scope | null = scopeAt(info, offset); s; s = s.parent) if (scopes.has(s)) return true;
-    return false;
-  };
+  const inScope = scopesTest(info, symbol);
   const twin = info.bindings.find((b) => b.name === newName && scopes.has(scopeOf(info, b)));
   if (twin) return `${quote(newName)} is already defined in the same scope, at line ${line(twin.nameSpan.start)}.`;
   // captured: another local of that name is visible where the symbol is (a keyword argument at a call is no lookup)

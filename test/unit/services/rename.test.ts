@@ -89,6 +89,20 @@ describe("rename", () => {
       assert.match(prepared("{{ messages[0].ro‸le }}"), /refused: `role` is an attribute of a value the template does not define/);
       assert.match(prepared("hello‸ {{ x }}"), /refused: Nothing to rename here/);
     });
+
+    it("refuses a variable that is also the caller's input: a reassigned context variable, a default", () => {
+      assert.match(
+        prepared("{% set mess‸ages = messages[1:] %}{{ messages | length }}"),
+        /refused: `messages` here reassigns the context variable the caller passes: its reads may mean either/,
+      );
+      assert.match(
+        prepared("{% if date is undefined %}\n{% set da‸te = 'today' %}{% endif %}{{ date }}"),
+        /refused: `date` is also read from the caller's context \(line 1\), where no binding reaches/,
+      );
+      // a parameter or a loop variable binds for its whole scope: the same name outside it is another variable
+      assert.equal(prepared("{% macro m(too‸ls) %}{{ tools }}{% endmacro %}{{ tools }}"), "tools@11-16");
+      assert.equal(prepared("{% for m‸ in messages %}{{ m }}{% endfor %}{{ m }}"), "m@7-8");
+    });
   });
 
   describe("refuses a new name, with the reason", () => {
