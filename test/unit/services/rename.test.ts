@@ -51,6 +51,13 @@ describe("rename", () => {
       );
     });
 
+    it("a namespace variable, with the reads and sets of its attributes", () => {
+      assert.equal(
+        renamed("{% set n‸s = namespace(found=false) %}{% set ns.found = true %}{{ ns.found }}", "state"),
+        "{% set state = namespace(found=false) %}{% set state.found = true %}{{ state.found }}",
+      );
+    });
+
     it("a loop variable", () => {
       assert.equal(
         renamed("{% for m‸ in messages %}{{ m.role }}{% endfor %}", "message"),
