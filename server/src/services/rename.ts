@@ -47,7 +47,7 @@ export function prepareRename(doc: TemplateDocument, offset: number): RenameTarg
 /**
  * Why a `set` variable is also the caller's input, if it is: it reassigns a context variable (`{% set messages =
  * messages[1:] %}`), or the template reads the name in its scope where no binding reaches (`{% if x is undefined
- * %}{% set x = … %}`, a default). Its reads then mean the input or the binding by the path taken, which a rename
+ * %}{% set x = … %}`, a default; or a macro reading a variable set below it). Its reads then mean the input or the binding by the path taken, which a rename
  * would split. Parameters and loop variables bind for their whole scope, so they are never both.
  */
 function inputOf(doc: TemplateDocument, symbol: SymbolAt): string | null {
@@ -62,7 +62,8 @@ function inputOf(doc: TemplateDocument, symbol: SymbolAt): string | null {
     if (!bindingDefinedAt(info, n) && !resolveUse(info, n.name, n.start)) free = n.start;
   });
   if (free === null) return null;
-  return `${quote(symbol.name)} is also read from the caller's context (line ${doc.lines.lineOf(free) + 1}), where no binding reaches: ${split}`;
+  // a macro that reads a variable set after it sees that binding when called: the scopes cannot tell it from an input
+  return `${quote(symbol.name)} is also read at line ${doc.lines.lineOf(free) + 1}, where no binding of it reaches (the caller's context, or a later one a macro sees when called): ${split}`;
 }
 
 /** Whether an offset lies in the scope of one of the symbol's bindings (or a scope inside it). */

@@ -104,7 +104,7 @@ describe("rename", () => {
       );
       assert.match(
         prepared("{% if date is undefined %}\n{% set da‸te = 'today' %}{% endif %}{{ date }}"),
-        /refused: `date` is also read from the caller's context \(line 1\), where no binding reaches/,
+        /refused: `date` is also read at line 1, where no binding of it reaches \(the caller's context/,
       );
       // a parameter or a loop variable binds for its whole scope: the same name outside it is another variable
       assert.equal(prepared("{% macro m(too‸ls) %}{{ tools }}{% endmacro %}{{ tools }}"), "tools@11-16");
