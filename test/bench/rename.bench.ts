@@ -21,7 +21,8 @@ const suite: BenchSuite = {
       const info = scopesOf(new TemplateDocument(text).template);
       const starts = new Map<string, number>();
       for (const b of info.bindings) if (!starts.has(`${b.kind} ${b.name}`)) starts.set(`${b.kind} ${b.name}`, b.nameSpan.start);
-      for (const a of info.attributes) if (!starts.has(`attr ${a.object}.${a.attr}`)) starts.set(`attr ${a.object}.${a.attr}`, a.attrSpan.start);
+      for (const a of info.attributes)
+        if (!starts.has(`attr ${a.object}.${a.attr}`)) starts.set(`attr ${a.object}.${a.attr}`, a.attrSpan.start);
       for (const [what, offset] of starts) {
         // a fresh document each time: nothing of the last rename's renders is reused
         const doc = new TemplateDocument(text);
@@ -38,7 +39,9 @@ const suite: BenchSuite = {
       }
     }
     times.sort((a, b) => a - b);
-    console.log(`symbols ${tally.symbols}: accepted ${tally.accepted}, refused before rendering ${tally.refused}, refused by the proof ${tally.proof}`);
+    console.log(
+      `symbols ${tally.symbols}: accepted ${tally.accepted}, refused before rendering ${tally.refused}, refused by the proof ${tally.proof}`,
+    );
     console.log(`  per rename: median ${fmt(times[times.length >> 1])} ms, slowest ${fmt(times[times.length - 1])} ms`);
     for (const p of proofRefusals) console.log(`  ${p}`);
   },
