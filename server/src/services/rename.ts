@@ -4,7 +4,15 @@
 // a builtin already means, or that another local holds where the symbol is (capture either way); and refused when
 // any engine renders any built-in scenario otherwise after the edit, which catches what the scope analysis cannot
 // see (`ns['x']`, `m(**{'x': 1})`, an engine's own scoping).
-import { applyEdits, BUILTIN_SCENARIOS, dialectsOf, renderDifference, type RenderDifference, type TextEdit } from "../analysis";
+import {
+  applyEdits,
+  BUILTIN_SCENARIOS,
+  dialectsOf,
+  renderDifference,
+  type RenderDifference,
+  ServerArgsError,
+  type TextEdit,
+} from "../analysis";
 import { ENGINE_IDS, ENGINE_LABELS, type Span, TemplateDocument } from "../document";
 import { CONTEXT_BY_NAME, EXPRESSION_KEYWORDS_BY_NAME, GLOBALS_BY_NAME, MACRO_VARIABLES_BY_NAME, TAGS_BY_NAME } from "../languageFacts";
 import { nodesAt, walk } from "../parser";
@@ -122,7 +130,15 @@ export function rename(
   const after = new TemplateDocument(applyEdits(doc.text, edits));
   const broken = after.problems.find((p) => p.severity === "error");
   if (broken) return { refused: `The renamed template does not parse: ${broken.message}` };
-  const dialects = dialectsOf(ENGINE_IDS, options.llamaServerArgs);
+  let dialects;
+  try {
+    dialects = dialectsOf(ENGINE_IDS, options.llamaServerArgs);
+  } catch (e) {
+    if (!(e instanceof ServerArgsError)) throw e;
+    return {
+      refused: `The rename cannot be proven harmless: the llama-server flags (chatTemplate.llamaServer.args) cannot be read: ${e.message}`,
+    };
+  }
   // an error that names the symbol names it anew: read it with the old name
   const asOld = new RegExp(`\\b${newName}\\b`, "g");
   const diff = renderDifference(doc, after, dialects, options.scenarios ?? BUILTIN_SCENARIOS, (e) => e.message.replace(asOld, old));

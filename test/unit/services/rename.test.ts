@@ -73,6 +73,12 @@ describe("rename", () => {
       );
     });
 
+    it("refuses when the llama-server flags cannot be read (its engine cannot render)", () => {
+      const { doc, offset } = atCursor("{% set ‸y = 1 %}{{ y }}");
+      const r = rename(doc, offset, "z", { llamaServerArgs: ["--chat-template-kwargs", "{not json"] });
+      assert.match("refused" in r ? r.refused : "", /^The rename cannot be proven harmless: the llama-server flags/);
+    });
+
     it("the same name is no edit", () => {
       const { doc, offset } = atCursor("{% set ‸y = 1 %}{{ y }}");
       assert.deepEqual(rename(doc, offset, "y"), { edits: [] });
