@@ -47,7 +47,8 @@ export function prepareRename(doc: TemplateDocument, offset: number): RenameTarg
   const symbol = symbolAt(doc, offset);
   const here = symbol && referencesOf(doc, symbol).find((r) => within(r, offset));
   if (!symbol || !here) return { refused: notRenamable(doc, offset) };
-  const input = symbol.attr === null ? inputOf(doc, symbol) : null;
+  // for `ns.x`, the namespace's own reads: one no binding reaches leaves its `.x` behind
+  const input = inputOf(doc, symbol);
   if (input) return { refused: input };
   return { span: { start: here.start, end: here.end }, placeholder: symbol.attr ?? symbol.name };
 }

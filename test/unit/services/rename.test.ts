@@ -112,6 +112,11 @@ describe("rename", () => {
         prepared("{% if date is undefined %}\n{% set da‸te = 'today' %}{% endif %}{{ date }}"),
         /refused: `date` is also read at line 1, where no binding of it reaches \(the caller's context/,
       );
+      // a macro reading a namespace set below it (GigaChat's add_tokens): its attributes too
+      assert.match(
+        prepared("{% macro m() %}{{ ns.sep }}{% endmacro %}{% set ns = namespace(se‸p='/') %}{{ m() }}"),
+        /refused: `ns` is also read at line 1, where no binding of it reaches \(the caller's context, or a later one a macro sees when called\)/,
+      );
       // a parameter or a loop variable binds for its whole scope: the same name outside it is another variable
       assert.equal(prepared("{% macro m(too‸ls) %}{{ tools }}{% endmacro %}{{ tools }}"), "tools@11-16");
       assert.equal(prepared("{% for m‸ in messages %}{{ m }}{% endfor %}{{ m }}"), "m@7-8");
