@@ -56,8 +56,9 @@ export function prepareRename(doc: TemplateDocument, offset: number): RenameTarg
 /**
  * Why a `set` variable is also the caller's input, if it is: it reassigns a context variable (`{% set messages =
  * messages[1:] %}`), or the template reads the name in its scope where no binding reaches (`{% if x is undefined
- * %}{% set x = … %}`, a default; or a macro reading a variable set below it). Its reads then mean the input or the binding by the path taken, which a rename
- * would split. Parameters and loop variables bind for their whole scope, so they are never both.
+ * %}{% set x = … %}`, a default; or a macro reading a variable set below it). Its reads then mean the input or the
+ * binding by the path taken, which a rename would split. Parameters and loop variables bind for their whole scope,
+ * so they are never both.
  */
 function inputOf(doc: TemplateDocument, symbol: SymbolAt): string | null {
   if (!symbol.bindings.some((b) => b.kind === "variable" || b.kind === "namespace")) return null;
@@ -113,12 +114,7 @@ function notRenamable(doc: TemplateDocument, offset: number): string {
 const isKeyword = (name: string) => EXPRESSION_KEYWORDS_BY_NAME.has(name.toLowerCase()) || TAGS_BY_NAME.has(name);
 
 /** The edit renaming the symbol at `offset` to `newName`, proven to render alike in every engine and scenario; or why not. */
-export function rename(
-  doc: TemplateDocument,
-  offset: number,
-  newName: string,
-  options: RenameOptions = {},
-): { edits: TextEdit[] } | RenameRefusal {
+export function rename(doc: TemplateDocument, offset: number, newName: string, options: RenameOptions = {}): RenameEdit | RenameRefusal {
   const target = prepareRename(doc, offset);
   if ("refused" in target) return target;
   const old = target.placeholder;
@@ -131,7 +127,7 @@ export function rename(
   const after = new TemplateDocument(applyEdits(doc.text, edits));
   const broken = after.problems.find((p) => p.severity === "error");
   if (broken) return { refused: `The renamed template does not parse: ${broken.message}` };
-  let dialects;
+  let dialects: ReturnType<typeof dialectsOf>;
   try {
     dialects = dialectsOf(ENGINE_IDS, options.llamaServerArgs);
   } catch (e) {
