@@ -147,3 +147,40 @@ describe("language server: rename", () => {
     );
   });
 });
+
+describe("language server: rename of a template past the analysis limits", () => {
+  // the catalogue's "replace grows": its renders take minutes, far past the limit
+  const SLOW =
+    "{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s|replace('x', 'xx') %}{% endfor %}{{ ns.s|length }}";
+  const uri = "file:///work/slow.jinja";
+  let client: TestClient;
+
+  before(async () => {
+    client = startServer();
+    await client.connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+      initializationOptions: { diagnostics: { engines: ["jinja2"], timeLimitMs: 1000 } },
+    });
+    await client.connection.sendNotification(InitializedNotification.type, {});
+  });
+  after(() => client.close());
+
+  it("refuses, naming the limit its renders ran into", async () => {
+    const published = client.nextDiagnostics(uri);
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: "chat-template", version: 1, text: SLOW },
+    });
+    await published;
+    const rename = client.connection.sendRequest(RenameRequest.type, {
+      textDocument: { uri },
+      position: { line: 0, character: SLOW.indexOf("i in") },
+      newName: "step",
+    });
+    await assert.rejects(
+      rename,
+      (e: unknown) => e instanceof ResponseError && /^The rename could not be proven harmless: this template .*time/.test(e.message),
+    );
+  });
+});
