@@ -182,13 +182,14 @@ function variableConflict(doc: TemplateDocument, symbol: SymbolAt, newName: stri
     if (other)
       return `${quote(newName)} is already the ${other.kind.replace("-", " ")} defined at line ${line(other.nameSpan.start)}, visible where ${quote(symbol.name)} is at line ${line(r.start)}.`;
   }
-  // capturing: a use of that name inside the renamed symbol's scope would find the symbol instead
+  // capturing: a use of that name inside the renamed symbol's scope would find the symbol instead (and one of its
+  // bindings there would hide it)
   let used: number | null = null;
   walk(doc.template, (n) => {
     if (used === null && n.kind === "Name" && n.name === newName && inScope(n.start)) used = n.start;
   });
   if (used !== null)
-    return `${quote(newName)} is already used at line ${line(used)}, where the renamed ${quote(symbol.name)} would take its place.`;
+    return `${quote(newName)} already appears at line ${line(used)}, in the scope of ${quote(symbol.name)}: the two names would be confused.`;
   return null;
 }
 

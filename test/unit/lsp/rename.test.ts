@@ -140,6 +140,18 @@ describe("language server: rename", () => {
     await refused(rename(at("content | trim"), "role"), /`role` is already defined in the same scope/);
   });
 
+  it("rename refuses a name Jinja defines, and a capture either way", async () => {
+    await refused(rename(at("count }}"), "loop"), /`loop` is a name Jinja itself defines/);
+    await refused(
+      rename(at("count }}"), "message"),
+      /`message` already appears at line 6, in the scope of `count`: the two names would be confused/,
+    );
+    await refused(
+      rename(at("message in"), "count"),
+      /`count` is already the variable defined at line 5, visible where `message` is at line 6/,
+    );
+  });
+
   it("rename refuses an edit that changes what an engine renders, naming the engine and the scenario", async () => {
     await refused(
       rename({ line: 0, character: DYNAMIC.indexOf("found }}") + 1 }, "seen", DYNAMIC_URI),

@@ -152,7 +152,10 @@ describe("rename", () => {
 
     it("a use of the new name the renamed symbol would capture", () => {
       const src = "{% macro m() %}{{ greeting }}{% endmacro %}\n{% set a‸ = 1 %}{{ a }}";
-      assert.match(renamed(src, "greeting"), /refused: `greeting` is already used at line 1, where the renamed `a` would take its place/);
+      assert.match(
+        renamed(src, "greeting"),
+        /refused: `greeting` already appears at line 1, in the scope of `a`: the two names would be confused/,
+      );
     });
 
     it("an attribute the namespace already has", () => {
