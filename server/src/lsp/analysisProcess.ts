@@ -39,6 +39,8 @@ function analyse(r: AnalysisRequest): unknown {
       return service.getCapabilitySummary(doc);
     case "securityHover":
       return service.doSecurityHover(doc, r.offset);
+    case "rename":
+      return service.rename(doc, r.offset, r.newName, { llamaServerArgs: r.settings.llamaServerArgs });
   }
 }
 

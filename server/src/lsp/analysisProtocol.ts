@@ -19,7 +19,9 @@ export type AnalysisRequest =
   | { kind: "fixAll"; text: string; settings: AnalysisSettings }
   | { kind: "capabilities"; text: string }
   /** The security finding at `offset`, for hover: finding it folds constants and renders the template. */
-  | { kind: "securityHover"; text: string; offset: number };
+  | { kind: "securityHover"; text: string; offset: number }
+  /** Rename renders the template before and after, in every engine, to prove the edit harmless. */
+  | { kind: "rename"; text: string; offset: number; newName: string; settings: AnalysisSettings };
 
 /** What a validation answers; `modelError`: why the model's GGUF could not be read (its checks are skipped). */
 export interface Validation {

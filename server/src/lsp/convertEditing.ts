@@ -1,8 +1,14 @@
 // The editing features (signature help, references, highlights, rename) in LSP shapes; kept apart from
 // convert.ts, which the older editor services own.
-import { DocumentHighlightKind, type DocumentHighlight, type SignatureHelp as LspSignatureHelp } from "vscode-languageserver";
+import {
+  DocumentHighlightKind,
+  type DocumentHighlight,
+  type PrepareRenameResult,
+  type SignatureHelp as LspSignatureHelp,
+  type WorkspaceEdit,
+} from "vscode-languageserver";
 import type { TemplateDocument } from "../document";
-import type { Reference, SignatureHelp } from "../services";
+import type { Reference, RenameEdit, RenameTarget, SignatureHelp } from "../services";
 import { toRange } from "./convert";
 
 export function toLspHighlight(doc: TemplateDocument, r: Reference): DocumentHighlight {
@@ -19,4 +25,12 @@ export function toLspSignatureHelp(h: SignatureHelp): LspSignatureHelp {
     activeSignature: h.activeSignature,
     activeParameter: h.activeParameter < 0 ? null : h.activeParameter,
   };
+}
+
+export function toLspPrepareRename(doc: TemplateDocument, t: RenameTarget): PrepareRenameResult {
+  return { range: toRange(doc, t.span), placeholder: t.placeholder };
+}
+
+export function toLspRenameEdit(doc: TemplateDocument, uri: string, r: RenameEdit): WorkspaceEdit {
+  return { changes: { [uri]: r.edits.map((e) => ({ range: toRange(doc, e), newText: e.newText })) } };
 }

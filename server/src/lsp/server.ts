@@ -5,6 +5,8 @@
 import { join } from "node:path";
 import {
   CodeActionKind,
+  LSPErrorCodes,
+  ResponseError,
   TextDocumentSyncKind,
   TextDocuments,
   type Connection,
@@ -12,7 +14,14 @@ import {
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { DEFAULT_ENGINES, type Diagnostic, type EngineId, type Hover, isEngineId, type TemplateDocument } from "../document";
-import { type CapabilitySummary, type CodeAction, type FixAllAction, getLanguageService } from "../services";
+import {
+  type CapabilitySummary,
+  type CodeAction,
+  type FixAllAction,
+  getLanguageService,
+  type RenameEdit,
+  type RenameRefusal,
+} from "../services";
 import { analysisFailureDiagnostic } from "./analysisDiagnostic";
 import type { AnalysisRequest, Validation } from "./analysisProtocol";
 import { AnalysisSlots } from "./analysisSlots";
@@ -28,7 +37,7 @@ import {
   toRange,
 } from "./convert";
 import { toLspCapabilityLens, toLspCodeAction, toLspFixAll } from "./convertCaps";
-import { toLspHighlight, toLspSignatureHelp } from "./convertEditing";
+import { toLspHighlight, toLspPrepareRename, toLspRenameEdit, toLspSignatureHelp } from "./convertEditing";
 import { folderPath, ModelFiles } from "./modelFiles";
 
 interface Settings {
@@ -169,6 +178,7 @@ export function startServer(connection: Connection): void {
         definitionProvider: true,
         referencesProvider: true,
         documentHighlightProvider: true,
+        renameProvider: { prepareProvider: true },
         signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: ["="] },
         documentSymbolProvider: true,
         foldingRangeProvider: true,
@@ -237,6 +247,28 @@ export function startServer(connection: Connection): void {
     const a = at(p);
     const refs = a && service.findReferences(a.doc, a.offset);
     return refs ? refs.map((r) => toLspHighlight(a.doc, r)) : null;
+  });
+  // A refusal is an error whose message the editor shows (VS Code: the rename box's reason).
+  const refusal = (why: string) => new ResponseError(LSPErrorCodes.RequestFailed, why);
+  connection.onPrepareRename((p) => {
+    const a = at(p);
+    if (!a) return null;
+    const t = service.prepareRename(a.doc, a.offset);
+    return "refused" in t ? refusal(t.refused) : toLspPrepareRename(a.doc, t);
+  });
+  connection.onRenameRequest(async (p) => {
+    const uri = p.textDocument.uri;
+    const found = await analyse<RenameEdit | RenameRefusal>(uri, (doc) => {
+      const offset = doc.lines.offsetAt(p.position);
+      return { kind: "rename", text: doc.text, offset, newName: p.newName, settings: analysisSettings() };
+    });
+    if (!found) {
+      const failure = failed.get(uri)?.failure;
+      return refusal(
+        failure ? `The rename could not be proven harmless: this template ${failure.message}` : "The document changed: rename again.",
+      );
+    }
+    return "refused" in found.value ? refusal(found.value.refused) : toLspRenameEdit(found.doc, uri, found.value);
   });
   connection.onDefinition((p) => {
     const a = at(p);

@@ -4,5 +4,6 @@ export type { CodeAction } from "./codeActions";
 export type { FixAllAction } from "./fixAll";
 export { validate } from "./diagnostics";
 export type { Reference } from "./references";
+export type { RenameEdit, RenameOptions, RenameRefusal, RenameTarget } from "./rename";
 export type { SignatureHelp } from "./signatureHelp";
 export { getLanguageService } from "./languageService";

@@ -22,6 +22,7 @@ import { getFoldingRanges } from "./folding";
 import { securityHover } from "../analysis";
 import { doHover, withRisk, wordHover } from "./hover";
 import { findReferences, type Reference } from "./references";
+import { prepareRename, rename, type RenameEdit, type RenameOptions, type RenameRefusal, type RenameTarget } from "./rename";
 import { getSemanticTokens } from "./semanticTokens";
 import { getSignatureHelp, type SignatureHelp } from "./signatureHelp";
 import { findDocumentSymbols } from "./symbols";
@@ -41,6 +42,10 @@ export interface LanguageService {
   findDefinition(doc: TemplateDocument, offset: number): Definition | null;
   /** Every definition (`write`) and use (`read`) of the macro, parameter, variable or `ns.attr` at the offset. */
   findReferences(doc: TemplateDocument, offset: number): Reference[] | null;
+  /** What a rename at the offset would replace (the name and its span), or why nothing there can be renamed. */
+  prepareRename(doc: TemplateDocument, offset: number): RenameTarget | RenameRefusal;
+  /** The edits renaming the symbol at the offset, after proving every engine renders every scenario alike; or why not. It renders the template: run it where a template may run. */
+  rename(doc: TemplateDocument, offset: number, newName: string, options?: RenameOptions): RenameEdit | RenameRefusal;
   /** The signature of the call the cursor is in (macro, `caller()`, filter, test, global), with its active parameter. */
   getSignatureHelp(doc: TemplateDocument, offset: number): SignatureHelp | null;
   findDocumentSymbols(doc: TemplateDocument): DocumentSymbol[];
@@ -67,6 +72,8 @@ export function getLanguageService(): LanguageService {
     findDefinition,
     getSignatureHelp,
     findReferences,
+    prepareRename,
+    rename,
     findDocumentSymbols,
     getFoldingRanges,
     getSemanticTokens,

@@ -1,11 +1,12 @@
 // References and document highlights: every place a symbol of the template is defined or used — a macro, a
-// macro parameter, a `set` variable, a loop variable, or a namespace attribute (`ns.x`). A variable is all
+// macro parameter (with the keyword arguments that name it at calls: `m(x=1)`), a `set` variable, a loop
+// variable, or a namespace attribute (`ns.x`). Rename renames exactly these places. A variable is all
 // the bindings of its name in one Jinja2 scope (a `set` again in the same scope assigns the same variable; one
 // inside a `for` or a macro is another), and a use belongs to it when the scope analysis resolves it there.
 import type { Span, TemplateDocument } from "../document";
-import { nodesAt, walk } from "../parser";
+import { nodesAt, walk, type Call } from "../parser";
 import { bindingDefinedAt } from "./names";
-import { resolveName, scopesOf, type Binding, type Scope, type ScopeInfo } from "./scope";
+import { resolveName, scopeOf, scopesOf, type Binding, type ScopeInfo } from "./scope";
 
 export interface Reference extends Span {
   /** A definition or assignment (`write`), or a use (`read`). */
@@ -15,18 +16,20 @@ export interface Reference extends Span {
 /** The symbol under the cursor: a variable (its bindings), or an attribute of a namespace variable. */
 export type SymbolAt = { bindings: Binding[]; attr: string | null; name: string };
 
-function scopeOf(info: ScopeInfo, b: Binding): Scope {
-  const find = (s: Scope): Scope | null => (s.bindings.includes(b) ? s : s.children.reduce<Scope | null>((f, c) => f ?? find(c), null));
-  return find(info.root) ?? info.root;
-}
-
 function variableOf(info: ScopeInfo, b: Binding): Binding[] {
   return scopeOf(info, b).bindings.filter((x) => x.name === b.name);
 }
 
 /** What a name used at `at` refers to; a macro called above its definition still finds it. */
-function resolveUse(info: ScopeInfo, name: string, at: number): Binding | null {
+export function resolveUse(info: ScopeInfo, name: string, at: number): Binding | null {
   return resolveName(info, name, at) ?? info.bindings.find((b) => b.name === name && b.kind === "macro") ?? null;
+}
+
+/** The parameter of the macro `call` calls that its keyword argument `name` names. */
+function parameterNamedAt(info: ScopeInfo, call: Call, name: string): Binding | null {
+  const macro = call.callee.kind === "Name" ? resolveUse(info, call.callee.name, call.start) : null;
+  if (macro?.kind !== "macro") return null;
+  return info.bindings.find((b) => b.kind === "parameter" && b.node === macro.node && b.name === name) ?? null;
 }
 
 export function symbolAt(doc: TemplateDocument, offset: number): SymbolAt | null {
@@ -36,6 +39,11 @@ export function symbolAt(doc: TemplateDocument, offset: number): SymbolAt | null
   const of = (b: Binding | null, attr: string | null = null): SymbolAt | null =>
     b ? { bindings: variableOf(info, b), attr, name: b.name } : null;
   if (n.kind === "Name") return of(bindingDefinedAt(info, n) ?? resolveUse(info, n.name, n.start));
+  if (n.kind === "Call") {
+    const kw = n.kwargs.find((k) => k.nameSpan.start <= offset && offset <= k.nameSpan.end);
+    const param = kw && parameterNamedAt(info, n, kw.name);
+    if (param) return of(param);
+  }
   if (n.kind === "GetAttr" && n.object.kind === "Name" && n.attrSpan.start <= offset) {
     const ns = resolveUse(info, n.object.name, n.start);
     return ns?.kind === "namespace" ? of(ns, n.attr) : null;
@@ -68,6 +76,9 @@ export function referencesOf(doc: TemplateDocument, symbol: SymbolAt): Reference
     walk(doc.template, (n) => {
       if (n.kind === "Name" && n.name === symbol.name && !bindingDefinedAt(info, n) && inSymbol(resolveUse(info, n.name, n.start)))
         add(n, "read");
+      // `m(x=1)` names the parameter x of the macro m
+      if (n.kind === "Call")
+        for (const k of n.kwargs) if (k.name === symbol.name && inSymbol(parameterNamedAt(info, n, k.name))) add(k.nameSpan, "read");
     });
   } else {
     for (const a of info.attributes) {

@@ -152,6 +152,12 @@ function analyzeScopes(template: A.Template): ScopeInfo {
   return { root, bindings, attributes };
 }
 
+/** The scope a binding belongs to. */
+export function scopeOf(info: ScopeInfo, b: Binding): Scope {
+  const find = (s: Scope): Scope | null => (s.bindings.includes(b) ? s : s.children.reduce<Scope | null>((f, c) => f ?? find(c), null));
+  return find(info.root) ?? info.root;
+}
+
 /** The innermost scope containing `offset`. */
 export function scopeAt(info: ScopeInfo, offset: number): Scope {
   let scope = info.root;

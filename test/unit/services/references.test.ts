@@ -18,6 +18,12 @@ describe("references", () => {
     assert.deepEqual(refs("{% macro m(x‸) %}{{ x }}{{ x | trim }}{% endmacro %}{{ x }}"), ["x@11:write", "x@19:read", "x@26:read"]);
   });
 
+  it("a macro parameter: the keyword arguments that name it at calls, also from the call site", () => {
+    const src = "{% macro m(x, y) %}{{ x }}{% endmacro %}{{ m(y=1, x‸=2) }}{% call m(x=3) %}{% endcall %}{{ n(x=4) }}";
+    assert.deepEqual(refs(src), ["x@11:write", "x@22:read", "x@50:read", "x@67:read"]);
+    assert.deepEqual(refs(src.replace("‸", "").replace("{{ x }}", "{{ x‸ }}")), ["x@11:write", "x@22:read", "x@50:read", "x@67:read"]);
+  });
+
   it("set variables follow Jinja2's scoping: a set inside a for is another variable", () => {
     const src = "{% set y = 1 %}{% for i in r %}{% set y = i %}{{ y }}{% endfor %}{{ y‸ }}";
     assert.deepEqual(refs(src), ["y@7:write", "y@68:read"]);
@@ -37,6 +43,7 @@ describe("references", () => {
   it("namespace attributes: the namespace(…) keyword, each set ns.x and each read", () => {
     const src = "{% set ns = namespace(found=false) %}{% for m in ms %}{% set ns.found = true %}{% endfor %}{{ ns.fo‸und }}{{ ns.other }}";
     assert.deepEqual(refs(src), ["found@22:write", "found@64:write", "found@97:read"]);
+    assert.deepEqual(refs(src.replace("‸", "").replace("(found", "(fo‸und")), ["found@22:write", "found@64:write", "found@97:read"]);
   });
 
   it("nothing for a context variable or a builtin", () => {

@@ -31,6 +31,8 @@ function exercise(text: string, step: number): void {
     const d = ls.findDefinition(doc, offset);
     if (d) checkSpans(text, [d.origin, d.span, d.selectionSpan], `definition at ${offset}`);
     checkSpans(text, ls.findReferences(doc, offset) ?? [], `references at ${offset}`);
+    const rename = ls.prepareRename(doc, offset);
+    if (!("refused" in rename)) checkSpans(text, [rename.span], `prepare rename at ${offset}`);
     for (const s of ls.getSignatureHelp(doc, offset)?.signatures ?? [])
       for (const p of s.parameters) assert.ok(0 <= p.label[0] && p.label[0] < p.label[1] && p.label[1] <= s.label.length, s.label);
   }

@@ -2,12 +2,12 @@
 // template parses and the reference (Jinja2) renders it byte for byte as the original on every
 // sample scenario — or fails with the same error where the original does — so fixing an engine
 // never changes what Jinja2 users get. Edits touch only the construct they rewrite.
-import type { Dialect, RenderResult } from "../../interpreter";
+import type { Dialect } from "../../interpreter";
 import { TemplateDocument } from "../../document";
 import { engineFindings, referenceDialect, type EngineCheckOptions } from "../engineChecks";
 import type { Finding } from "../finding";
 import { ancestorsOf, nodeById } from "../nodeIndex";
-import { renderScenario } from "../scenarioRenders";
+import { renderDifference } from "../renderDifference";
 import { hasSecurityFindings } from "../security/index";
 import type { Scenario } from "../scenario";
 import { applyEdits, rewritesFor, type Rewrite } from "./rewrites";
@@ -17,17 +17,11 @@ export interface QuickFix extends Rewrite {
   finding: Finding;
 }
 
-function sameOutcome(a: RenderResult, b: RenderResult): boolean {
-  if (a.error || b.error) return a.error?.message === b.error?.message && !!a.error && !!b.error;
-  return a.output === b.output;
-}
-
 /** Whether Jinja2 renders `text` exactly as it renders `doc` on every scenario. */
 function rendersIdentically(doc: TemplateDocument, text: string, scenarios: readonly Scenario[]): boolean {
   const next = new TemplateDocument(text);
   if (next.problems.some((p) => p.severity === "error")) return false;
-  const ref = referenceDialect();
-  return scenarios.every((s) => sameOutcome(renderScenario(doc, ref, s), renderScenario(next, ref, s)));
+  return renderDifference(doc, next, [referenceDialect()], scenarios) === null;
 }
 
 const verified = new WeakMap<TemplateDocument, WeakMap<readonly Scenario[], Map<string, boolean>>>();
