@@ -15,8 +15,9 @@ export type { RenderParams, RequestRenderOptions, ServedTemplate, ServerStartup,
 export type { ToolCallFormat } from "./caps/toolCallFormat";
 export { dialectsOf, engineFindings } from "./engineChecks";
 export { toDiagnostic } from "./finding";
+export { behaviourDifference } from "./sameBehaviour";
 export { fixAll, quickFixesFor } from "./fixes/quickFixes";
-export type { TextEdit } from "./fixes/rewrites";
+export { applyEdits, type TextEdit } from "./fixes/rewrites";
 export { BUILTIN_SCENARIOS, CHECK_NOW } from "./scenarios";
 export { modelFindings } from "./model";
 export { PREFIX_CODE, prefixStabilityFindings } from "./prefixStability";
