@@ -8,11 +8,14 @@ import {
   TextDocumentSyncKind,
   TextDocuments,
   type Connection,
+  type FormattingOptions,
+  type Range,
   type TextDocumentPositionParams,
+  type TextEdit,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { DEFAULT_ENGINES, type Diagnostic, type EngineId, type Hover, isEngineId, type TemplateDocument } from "../document";
-import { type CapabilitySummary, type CodeAction, type FixAllAction, getLanguageService } from "../services";
+import { type CapabilitySummary, type CodeAction, type FixAllAction, type FormatResult, getLanguageService } from "../services";
 import { analysisFailureDiagnostic } from "./analysisDiagnostic";
 import type { AnalysisRequest, Validation } from "./analysisProtocol";
 import { AnalysisSlots } from "./analysisSlots";
@@ -29,6 +32,7 @@ import {
 } from "./convert";
 import { toLspCapabilityLens, toLspCodeAction, toLspFixAll } from "./convertCaps";
 import { toLspHighlight, toLspSignatureHelp } from "./convertEditing";
+import { toLspTextEdit } from "./convertFormat";
 import { folderPath, ModelFiles } from "./modelFiles";
 
 interface Settings {
@@ -46,6 +50,8 @@ interface Settings {
   tokenizerModel: string;
   /** chatTemplate.llamaServer.args: the flags the user's llama-server starts with, for its engine's checks. */
   llamaServerArgs: string[];
+  /** chatTemplate.format.indentWidth: spaces per block level when formatting; null follows the editor's tab size. */
+  formatIndentWidth: number | null;
 }
 
 const DEFAULT_SETTINGS: Readonly<Settings> = {
@@ -57,6 +63,7 @@ const DEFAULT_SETTINGS: Readonly<Settings> = {
   memoryLimitMb: 1024,
   tokenizerModel: "",
   llamaServerArgs: [],
+  formatIndentWidth: null,
 };
 
 export function startServer(connection: Connection): void {
@@ -175,6 +182,8 @@ export function startServer(connection: Connection): void {
         semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
         codeLensProvider: {},
+        documentFormattingProvider: true,
+        documentRangeFormattingProvider: true,
       },
       serverInfo: { name: "chat-template-language-server" },
     };
@@ -212,6 +221,21 @@ export function startServer(connection: Connection): void {
     });
     return found ? found.value.map((c) => toLspCodeAction(found.doc, uri, c)) : [];
   });
+  /** Format Document, or Format Selection with a range: in the analysis process, whose renders prove each change. */
+  async function format(uri: string, options: FormattingOptions, range?: Range): Promise<TextEdit[] | null> {
+    const found = await analyse<FormatResult>(uri, (doc) => ({
+      kind: "format",
+      text: doc.text,
+      options: {
+        indentWidth: settings.formatIndentWidth ?? options.tabSize,
+        useTabs: settings.formatIndentWidth === null && !options.insertSpaces,
+        ...(range ? { range: { start: doc.lines.offsetAt(range.start), end: doc.lines.offsetAt(range.end) } } : {}),
+      },
+    }));
+    return found && found.value.edits.map((e) => toLspTextEdit(found.doc, e));
+  }
+  connection.onDocumentFormatting((p) => format(p.textDocument.uri, p.options));
+  connection.onDocumentRangeFormatting((p) => format(p.textDocument.uri, p.options, p.range));
   connection.onCodeLens(async (p) => {
     const found = await capabilities(p.textDocument.uri);
     return found?.value ? [toLspCapabilityLens(found.doc, found.value)] : [];
@@ -295,11 +319,13 @@ function readSettings(raw: unknown, current: Settings): Settings {
     };
     preview?: { tokenizerModel?: unknown };
     llamaServer?: { args?: unknown };
+    format?: { indentWidth?: unknown };
   };
   const serverArgs = r.llamaServer?.args;
   const d = r.diagnostics ?? {};
   const engines = r.diagnostics?.engines ?? r.engines;
   const debounce = r.diagnostics?.debounceMs ?? r.debounceMs;
+  const indentWidth = r.format?.indentWidth;
   return {
     engines: Array.isArray(engines) ? engines.filter((e): e is EngineId => typeof e === "string" && isEngineId(e)) : current.engines,
     debounceMs: typeof debounce === "number" && debounce >= 0 ? debounce : current.debounceMs,
@@ -310,6 +336,7 @@ function readSettings(raw: unknown, current: Settings): Settings {
     tokenizerModel: typeof r.preview?.tokenizerModel === "string" ? r.preview.tokenizerModel : current.tokenizerModel,
     llamaServerArgs:
       Array.isArray(serverArgs) && serverArgs.every((a) => typeof a === "string") ? (serverArgs as string[]) : current.llamaServerArgs,
+    formatIndentWidth: indentWidth === null ? null : (atLeast(indentWidth, 1) ?? current.formatIndentWidth),
   };
 }
 

@@ -19,6 +19,7 @@ import { findDefinition } from "./definition";
 import { defaultValidationOptions, syntaxDiagnostics, validate, type ValidationOptions } from "./diagnostics";
 import { type FixAllAction, getFixAll } from "./fixAll";
 import { getFoldingRanges } from "./folding";
+import { formatTemplate, type FormatOptions, type FormatResult } from "./format";
 import { securityHover } from "../analysis";
 import { doHover, withRisk, wordHover } from "./hover";
 import { findReferences, type Reference } from "./references";
@@ -50,6 +51,8 @@ export interface LanguageService {
   getCodeActions(doc: TemplateDocument, range: Span, options?: ValidationOptions): CodeAction[];
   /** Every safe fix at once (`source.fixAll`, the set `chat-template fix` applies), or null when none applies. */
   getFixAll(doc: TemplateDocument, options?: ValidationOptions): FixAllAction | null;
+  /** Format Document / Format Selection: the canonical layout where every engine's behaviour is proven unchanged. */
+  format(doc: TemplateDocument, options: FormatOptions): FormatResult;
   /** What llama.cpp's capability probe and autoparser infer (code lens and hover at the top). */
   getCapabilitySummary(doc: TemplateDocument): CapabilitySummary | null;
 }
@@ -72,6 +75,7 @@ export function getLanguageService(): LanguageService {
     getSemanticTokens,
     getCodeActions: (doc, range, options = defaultValidationOptions) => getCodeActions(doc, range, options),
     getFixAll: (doc, options = defaultValidationOptions) => getFixAll(doc, options),
+    format: (doc, options) => formatTemplate(doc, options),
     getCapabilitySummary: (doc) => getCapabilitySummary(doc),
   };
 }
