@@ -16,6 +16,7 @@ export type { ToolCallFormat } from "./caps/toolCallFormat";
 export { dialectsOf, engineFindings } from "./engineChecks";
 export { toDiagnostic } from "./finding";
 export { behaviourDifference } from "./sameBehaviour";
+export { renderScenario } from "./scenarioRenders";
 export { fixAll, quickFixesFor } from "./fixes/quickFixes";
 export { applyEdits, type TextEdit } from "./fixes/rewrites";
 export { BUILTIN_SCENARIOS, CHECK_NOW } from "./scenarios";

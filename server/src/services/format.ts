@@ -7,9 +7,18 @@
 //    found, and only those are left out.
 // Whatever is left out is reported with the reason. Formatting repeats until the text stops changing (an edit can
 // become provable once its neighbours are in), so formatting the result again changes nothing.
-import { applyEdits, behaviourDifference, BUILTIN_SCENARIOS, dialectsOf, type Scenario, type TextEdit } from "../analysis";
+import {
+  applyEdits,
+  behaviourDifference,
+  BUILTIN_SCENARIOS,
+  capsOf,
+  dialectsOf,
+  renderScenario,
+  type Scenario,
+  type TextEdit,
+} from "../analysis";
 import { registeredEngines } from "../dialects";
-import { type Span, TemplateDocument } from "../document";
+import { ENGINE_LABELS, type Span, TemplateDocument } from "../document";
 import type { Dialect } from "../interpreter";
 import { emittedText } from "./formatGaps";
 import { type LayoutEdit, type LayoutOptions, proposeLayout, unitsOf } from "./formatLayout";
@@ -105,7 +114,26 @@ function shifted(offset: number, edits: readonly TextEdit[]): number {
   return offset + delta;
 }
 
-function formatRound(doc: TemplateDocument, options: FormatOptions, dialects: readonly Dialect[], scenarios: readonly Scenario[]): Round {
+/**
+ * Why no layout change can be proven in time, when a render of the template runs out of a limit: every proof
+ * would render it again to that limit (seconds each). The first scenario is tried in every engine first.
+ */
+function exhaustedLimit(doc: TemplateDocument, dialects: readonly Dialect[], scenarios: readonly Scenario[]): string | null {
+  for (const s of scenarios)
+    for (const d of dialects) {
+      const error = renderScenario(doc, d, s).error ?? (s === scenarios[0] ? capsOf(doc, d, { nullTools: true }).exhausted : null);
+      if (error?.code.startsWith("limit/"))
+        return `not formatted: ${ENGINE_LABELS[d.engine]} runs out of a render limit (${error.code}) on it, so no layout change can be proven in time`;
+    }
+  return null;
+}
+
+function formatRound(
+  doc: TemplateDocument,
+  options: FormatOptions,
+  dialects: readonly Dialect[],
+  scenarios: readonly Scenario[],
+): Round | string {
   const { range } = options;
   const proposed = proposeLayout(doc, options).filter((e) => !range || (e.start >= range.start && e.end <= range.end));
   const { gaps } = unitsOf(doc.tokens, doc.text.length);
@@ -120,6 +148,8 @@ function formatRound(doc: TemplateDocument, options: FormatOptions, dialects: re
     leftOut.push(...left.map((edit) => ({ edit, reason: TEXT_REASON })));
   }
   candidates.sort((a, b) => a.start - b.start);
+  const bomb = candidates.length ? exhaustedLimit(doc, dialects, scenarios) : null;
+  if (bomb) return bomb;
   const { kept, left } = provable(doc, candidates, dialects, scenarios);
   leftOut.push(...left);
   const text = applyEdits(doc.text, kept);
@@ -163,7 +193,9 @@ export function formatTemplate(
   let round: Round = { text: doc.text, edits: [], leftAlone: [] };
   const rounds: TextEdit[][] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    round = formatRound(current, { ...options, range }, engines, scenarios);
+    const next = formatRound(current, { ...options, range }, engines, scenarios);
+    if (typeof next === "string") return { text: current.text, edits: wholeEdit(doc.text, current.text), leftAlone: [], refused: next };
+    round = next;
     if (round.edits.length === 0) break;
     rounds.push(round.edits);
     if (range) range = { start: shifted(range.start, round.edits), end: shifted(range.end, round.edits) };

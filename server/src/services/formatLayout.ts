@@ -154,8 +154,10 @@ function respaced(text: string, u: Unit, depth: number, indent: (n: number) => s
   for (const tok of u.inner) {
     const original = text.slice(prev ? prev.end : u.open.end, tok.start);
     const closing = isOp(tok, ...CLOSERS) ? 1 : 0;
+    // Inside brackets, one level per open bracket (a closing one back at its opening line's); else one past the tag.
+    const level = brackets.length - closing;
     const sep = original.includes("\n")
-      ? eol + indent(depth + 1 + brackets.length - closing)
+      ? eol + indent(depth + (level > 0 ? level : 1 - closing))
       : prev
         ? separator(prev, prevUnary, before, tok, brackets)
         : " ";
