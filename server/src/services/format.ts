@@ -19,9 +19,11 @@ import {
 } from "../analysis";
 import { registeredEngines } from "../dialects";
 import { ENGINE_LABELS, type Span, TemplateDocument } from "../document";
-import type { Dialect } from "../interpreter";
 import { emittedText } from "./formatGaps";
 import { type LayoutEdit, type LayoutOptions, proposeLayout, unitsOf } from "./formatLayout";
+
+/** An engine's dialect, as the analysis hands them out (this layer does not import the interpreter). */
+type Dialect = ReturnType<typeof dialectsOf>[number];
 
 export interface FormatOptions extends LayoutOptions {
   /** Format Selection: only edits inside this span of the document. */

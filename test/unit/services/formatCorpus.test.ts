@@ -43,7 +43,8 @@ describe("formatter over the corpus", () => {
       assert.deepEqual(emitted(r.text), emitted(text));
       assert.equal(formatTemplate(new TemplateDocument(r.text), { indentWidth: 4 }).text, r.text, "formats to itself");
       if (r.text !== text) changed++;
-      for (const l of r.leftAlone) l.reason === TEXT_REASON ? leftForText++ : leftForEngines++;
+      leftForText += r.leftAlone.filter((l) => l.reason === TEXT_REASON).length;
+      leftForEngines += r.leftAlone.filter((l) => l.reason !== TEXT_REASON).length;
       writeFileSync(join(out, file), r.text);
     });
 
