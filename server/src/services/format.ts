@@ -61,18 +61,30 @@ interface Round {
   leftAlone: LeftAlone[];
 }
 
-/** The edits of one gap that keep its emitted text: all of them, else each in turn that still does. */
+const isSpace = (c: string) => c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v";
+
+/**
+ * The edits of one gap that keep its emitted text: all of them, else each in turn that still does. An edit
+ * between the gap's first and last visible characters is output whatever the whitespace control (a `-` strips
+ * only up to them), so it is left out without lexing: a long text would otherwise be lexed once per line.
+ */
 function keepText(text: string, gap: { start: number; end: number }, proposed: LayoutEdit[], emitted: (s: string) => string) {
+  let first = gap.start;
+  while (first < gap.end && isSpace(text[first])) first++;
+  let last = gap.end;
+  while (last > first && isSpace(text[last - 1])) last--;
+  const verbatim = (e: LayoutEdit) => e.start > first && e.end < last;
+  const left = proposed.filter(verbatim);
+  const edges = proposed.filter((e) => !verbatim(e));
   const local = (edits: LayoutEdit[]) =>
     applyEdits(
       text.slice(gap.start, gap.end),
       edits.map((e) => ({ ...e, start: e.start - gap.start, end: e.end - gap.start })),
     );
   const want = emitted(text.slice(gap.start, gap.end));
-  if (emitted(local(proposed)) === want) return { kept: proposed, left: [] };
+  if (emitted(local(edges)) === want) return { kept: edges, left };
   const kept: LayoutEdit[] = [];
-  const left: LayoutEdit[] = [];
-  for (const e of proposed) (emitted(local([...kept, e])) === want ? kept : left).push(e);
+  for (const e of edges) (emitted(local([...kept, e])) === want ? kept : left).push(e);
   return { kept, left };
 }
 
