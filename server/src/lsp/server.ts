@@ -195,7 +195,11 @@ export function startServer(connection: Connection): void {
     // The word's hover comes from the parse; a security finding's needs the template run, in its analysis process.
     const word = service.doWordHover(a.doc, a.offset);
     const risk = await analyse<Hover | null>(p.textDocument.uri, (doc) => ({ kind: "securityHover", text: doc.text, offset: a.offset }));
-    const h = service.joinHovers(word, risk?.doc === a.doc ? risk.value : null);
+    const joined = service.joinHovers(word, risk?.doc === a.doc ? risk.value : null);
+    // After a format, the lines it left as they are say why.
+    const formatted = lastFormats.get(p.textDocument.uri);
+    const left = formatted?.text === a.doc.text ? service.doLeftAloneHover(a.doc, formatted.leftAlone, a.offset) : null;
+    const h = left && joined ? { contents: `${joined.contents}\n\n---\n\n${left.contents}`, span: joined.span } : (joined ?? left);
     // The first line also shows what llama.cpp infers about the template (the lens's details).
     const caps = p.position.line === 0 ? (await capabilities(p.textDocument.uri))?.value : null;
     if (caps) {
@@ -221,6 +225,8 @@ export function startServer(connection: Connection): void {
     });
     return found ? found.value.map((c) => toLspCodeAction(found.doc, uri, c)) : [];
   });
+  /** Per document, the text its last format produced and what that left as it is (for hover, while the text is that). */
+  const lastFormats = new Map<string, Pick<FormatResult, "text" | "leftAlone">>();
   /** Format Document, or Format Selection with a range: in the analysis process, whose renders prove each change. */
   async function format(uri: string, options: FormattingOptions, range?: Range): Promise<TextEdit[] | null> {
     const found = await analyse<FormatResult>(uri, (doc) => ({
@@ -232,7 +238,9 @@ export function startServer(connection: Connection): void {
         ...(range ? { range: { start: doc.lines.offsetAt(range.start), end: doc.lines.offsetAt(range.end) } } : {}),
       },
     }));
-    return found && found.value.edits.map((e) => toLspTextEdit(found.doc, e));
+    if (!found) return null;
+    lastFormats.set(uri, { text: found.value.text, leftAlone: found.value.leftAlone });
+    return found.value.edits.map((e) => toLspTextEdit(found.doc, e));
   }
   connection.onDocumentFormatting((p) => format(p.textDocument.uri, p.options));
   connection.onDocumentRangeFormatting((p) => format(p.textDocument.uri, p.options, p.range));
@@ -294,6 +302,7 @@ export function startServer(connection: Connection): void {
     clearTimeout(timers.get(e.document.uri));
     timers.delete(e.document.uri);
     parsed.delete(e.document.uri);
+    lastFormats.delete(e.document.uri);
     failed.delete(e.document.uri);
     workers.close(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });

@@ -7,9 +7,11 @@ import {
   DidOpenTextDocumentNotification,
   DocumentFormattingRequest,
   DocumentRangeFormattingRequest,
+  HoverRequest,
   InitializedNotification,
   InitializeRequest,
   type InitializeResult,
+  type MarkupContent,
   type TextEdit,
 } from "vscode-languageserver-protocol/node";
 import { startServer, type TestClient } from "../../helpers/lspClient";
@@ -62,6 +64,28 @@ describe("language server: formatting", () => {
       options: { tabSize: 2, insertSpaces: true },
     }))!;
     assert.equal(applyLspEdits(TEXT, edits), TEXT.replace("{{x}}", "{{ x }}"));
+  });
+
+  it("after a format, a hover on a line it left as it is says why", async () => {
+    const uri = "file:///work/format/prompt.jinja";
+    const published = client.nextDiagnostics(uri);
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: "chat-template", version: 1, text: "{% if messages %}\nYou are helpful.\n{% endif %}" },
+    });
+    await published;
+    const hover = () => client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 1, character: 4 } });
+    assert.equal(await hover(), null, "nothing before a format");
+    const edits = await client.connection.sendRequest(DocumentFormattingRequest.type, {
+      textDocument: { uri },
+      options: { tabSize: 2, insertSpaces: true },
+    });
+    assert.deepEqual(edits, []);
+    const h = (await hover())!;
+    assert.match(
+      (h.contents as MarkupContent).value,
+      /^\*\*Format\*\* left this line's layout as it is.*\n\n- this whitespace is template text/,
+    );
+    assert.deepEqual(h.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 16 } });
   });
 
   it("chatTemplate.format.indentWidth overrides the tab size", async () => {

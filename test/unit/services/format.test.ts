@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { TemplateDocument } from "../../../server/src/document";
 import { formatTemplate, MAX_FORMAT_LENGTH, TEXT_REASON, type FormatOptions } from "../../../server/src/services/format";
+import { leftAloneHover } from "../../../server/src/services/formatHover";
 
 const format = (text: string, options: Partial<FormatOptions> = {}) =>
   formatTemplate(new TemplateDocument(text), { indentWidth: 2, ...options });
@@ -65,6 +66,19 @@ describe("formatter: lines", () => {
     const r = format(text);
     assert.equal(r.text, text);
     assert.deepEqual(r.leftAlone, [{ start: 18, end: 18, reason: TEXT_REASON }]);
+  });
+
+  it("a hover on a line it left as it is says why; other lines have none", () => {
+    const text = "{% if messages %}\nYou are helpful.\n{% endif %}";
+    const doc = new TemplateDocument(text);
+    const { leftAlone } = format(text);
+    const h = leftAloneHover(doc, leftAlone, 22)!;
+    assert.match(
+      h.contents,
+      /^\*\*Format\*\* left this line's layout as it is, because formatting would change the output:\n\n- this whitespace is template text/,
+    );
+    assert.deepEqual(h.span, { start: 18, end: 34 });
+    assert.equal(leftAloneHover(doc, leftAlone, 3), null);
   });
 
   it("leaves out a split that `+%}` or `}}` keeps in the output, and keeps the rest", () => {
