@@ -6,13 +6,14 @@ import { dispatch, languageCommands, type Subcommand } from "../server/src/cli";
 import { benchCommand, benchHelp, installCudaCommand, installCudaHelp, makeTestModelsCommand, makeTestModelsHelp } from "../native/cli";
 import { serveCommand, serveHelp } from "../native/endpoint";
 
-const { check, render, extract, caps, fix, test, ab } = languageCommands;
+const { check, render, extract, caps, fix, format, test, ab } = languageCommands;
 // the order `--help` lists them in
 const commands: Record<string, Subcommand> = {
   check,
   render,
   caps,
   fix,
+  format,
   extract,
   test,
   ab,

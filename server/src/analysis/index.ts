@@ -15,6 +15,8 @@ export type { RenderParams, RequestRenderOptions, ServedTemplate, ServerStartup,
 export type { ToolCallFormat } from "./caps/toolCallFormat";
 export { dialectsOf, engineFindings } from "./engineChecks";
 export { toDiagnostic } from "./finding";
+export { behaviourDifference } from "./sameBehaviour";
+export { renderScenario } from "./scenarioRenders";
 export { fixAll, quickFixesFor } from "./fixes/quickFixes";
 export { applyEdits, type TextEdit } from "./fixes/rewrites";
 export { renderDifference, type RenderDifference } from "./renderDifference";

@@ -6,6 +6,7 @@ import { capsCommand, help as capsHelp } from "./caps";
 import { checkCommand, help as checkHelp } from "./check";
 import { extractCommand, help as extractHelp } from "./extract";
 import { fixCommand, help as fixHelp } from "./fix";
+import { formatCommand, help as formatCommandHelp } from "./format";
 import { renderCommand, help as renderHelp } from "./render";
 import { testCommand, help as testHelp } from "./test";
 import { versionText } from "./version";
@@ -22,6 +23,7 @@ export const languageCommands = {
   extract: { run: extractCommand, help: extractHelp },
   caps: { run: capsCommand, help: capsHelp },
   fix: { run: fixCommand, help: fixHelp },
+  format: { run: formatCommand, help: formatCommandHelp },
   test: { run: testCommand, help: testHelp },
   ab: { run: abCommand, help: abHelp },
 } satisfies Record<string, Subcommand>;

@@ -35,6 +35,8 @@ function analyse(r: AnalysisRequest): unknown {
       return service.getCodeActions(doc, r.range, r.settings);
     case "fixAll":
       return service.getFixAll(doc, r.settings);
+    case "format":
+      return service.format(doc, r.options);
     case "capabilities":
       return service.getCapabilitySummary(doc);
     case "securityHover":

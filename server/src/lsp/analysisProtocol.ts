@@ -2,6 +2,7 @@
 // Node's IPC channel. Only the analyses that run the template go there (engine checks, quick fixes, fix all, the
 // capability probe, the security finding under the cursor): they run the template, and a template can build values or loop until a limit.
 import type { Diagnostic, EngineId, Span } from "../document";
+import type { FormatOptions } from "../services";
 
 export interface AnalysisSettings {
   engines: EngineId[];
@@ -18,6 +19,8 @@ export type AnalysisRequest =
   | { kind: "codeActions"; text: string; settings: AnalysisSettings; range: Span }
   | { kind: "fixAll"; text: string; settings: AnalysisSettings }
   | { kind: "capabilities"; text: string }
+  /** Format Document (no range) or Format Selection: the proof renders the template in every engine. */
+  | { kind: "format"; text: string; options: FormatOptions }
   /** The security finding at `offset`, for hover: finding it folds constants and renders the template. */
   | { kind: "securityHover"; text: string; offset: number }
   /** Rename renders the template before and after, in every engine, to prove the edit harmless. */

@@ -10,7 +10,10 @@ import {
   TextDocumentSyncKind,
   TextDocuments,
   type Connection,
+  type FormattingOptions,
+  type Range,
   type TextDocumentPositionParams,
+  type TextEdit,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { DEFAULT_ENGINES, type Diagnostic, type EngineId, type Hover, isEngineId, type TemplateDocument } from "../document";
@@ -18,6 +21,7 @@ import {
   type CapabilitySummary,
   type CodeAction,
   type FixAllAction,
+  type FormatResult,
   getLanguageService,
   type RenameEdit,
   type RenameRefusal,
@@ -38,6 +42,7 @@ import {
 } from "./convert";
 import { toLspCapabilityLens, toLspCodeAction, toLspFixAll } from "./convertCaps";
 import { toLspHighlight, toLspPrepareRename, toLspRenameEdit, toLspSignatureHelp } from "./convertEditing";
+import { toLspTextEdit } from "./convertFormat";
 import { folderPath, ModelFiles } from "./modelFiles";
 
 interface Settings {
@@ -55,6 +60,8 @@ interface Settings {
   tokenizerModel: string;
   /** chatTemplate.llamaServer.args: the flags the user's llama-server starts with, for its engine's checks. */
   llamaServerArgs: string[];
+  /** chatTemplate.format.indentWidth: spaces per block level when formatting; null follows the editor's tab size. */
+  formatIndentWidth: number | null;
 }
 
 const DEFAULT_SETTINGS: Readonly<Settings> = {
@@ -66,6 +73,7 @@ const DEFAULT_SETTINGS: Readonly<Settings> = {
   memoryLimitMb: 1024,
   tokenizerModel: "",
   llamaServerArgs: [],
+  formatIndentWidth: null,
 };
 
 export function startServer(connection: Connection): void {
@@ -185,6 +193,8 @@ export function startServer(connection: Connection): void {
         semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
         codeLensProvider: {},
+        documentFormattingProvider: true,
+        documentRangeFormattingProvider: true,
       },
       serverInfo: { name: "chat-template-language-server" },
     };
@@ -196,7 +206,11 @@ export function startServer(connection: Connection): void {
     // The word's hover comes from the parse; a security finding's needs the template run, in its analysis process.
     const word = service.doWordHover(a.doc, a.offset);
     const risk = await analyse<Hover | null>(p.textDocument.uri, (doc) => ({ kind: "securityHover", text: doc.text, offset: a.offset }));
-    const h = service.joinHovers(word, risk?.doc === a.doc ? risk.value : null);
+    const joined = service.joinHovers(word, risk?.doc === a.doc ? risk.value : null);
+    // After a format, the lines it left as they are say why.
+    const formatted = lastFormats.get(p.textDocument.uri);
+    const left = formatted?.text === a.doc.text ? service.doLeftAloneHover(a.doc, formatted.leftAlone, a.offset) : null;
+    const h = left && joined ? { contents: `${joined.contents}\n\n---\n\n${left.contents}`, span: joined.span } : (joined ?? left);
     // The first line also shows what llama.cpp infers about the template (the lens's details).
     const caps = p.position.line === 0 ? (await capabilities(p.textDocument.uri))?.value : null;
     if (caps) {
@@ -222,6 +236,25 @@ export function startServer(connection: Connection): void {
     });
     return found ? found.value.map((c) => toLspCodeAction(found.doc, uri, c)) : [];
   });
+  /** Per document, the text its last format produced and what that left as it is (for hover, while the text is that). */
+  const lastFormats = new Map<string, Pick<FormatResult, "text" | "leftAlone">>();
+  /** Format Document, or Format Selection with a range: in the analysis process, whose renders prove each change. */
+  async function format(uri: string, options: FormattingOptions, range?: Range): Promise<TextEdit[] | null> {
+    const found = await analyse<FormatResult>(uri, (doc) => ({
+      kind: "format",
+      text: doc.text,
+      options: {
+        indentWidth: settings.formatIndentWidth ?? options.tabSize,
+        useTabs: settings.formatIndentWidth === null && !options.insertSpaces,
+        ...(range ? { range: { start: doc.lines.offsetAt(range.start), end: doc.lines.offsetAt(range.end) } } : {}),
+      },
+    }));
+    if (!found) return null;
+    lastFormats.set(uri, { text: found.value.text, leftAlone: found.value.leftAlone });
+    return found.value.edits.map((e) => toLspTextEdit(found.doc, e));
+  }
+  connection.onDocumentFormatting((p) => format(p.textDocument.uri, p.options));
+  connection.onDocumentRangeFormatting((p) => format(p.textDocument.uri, p.options, p.range));
   connection.onCodeLens(async (p) => {
     const found = await capabilities(p.textDocument.uri);
     return found?.value ? [toLspCapabilityLens(found.doc, found.value)] : [];
@@ -302,6 +335,7 @@ export function startServer(connection: Connection): void {
     clearTimeout(timers.get(e.document.uri));
     timers.delete(e.document.uri);
     parsed.delete(e.document.uri);
+    lastFormats.delete(e.document.uri);
     failed.delete(e.document.uri);
     workers.close(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
@@ -327,11 +361,13 @@ function readSettings(raw: unknown, current: Settings): Settings {
     };
     preview?: { tokenizerModel?: unknown };
     llamaServer?: { args?: unknown };
+    format?: { indentWidth?: unknown };
   };
   const serverArgs = r.llamaServer?.args;
   const d = r.diagnostics ?? {};
   const engines = r.diagnostics?.engines ?? r.engines;
   const debounce = r.diagnostics?.debounceMs ?? r.debounceMs;
+  const indentWidth = r.format?.indentWidth;
   return {
     engines: Array.isArray(engines) ? engines.filter((e): e is EngineId => typeof e === "string" && isEngineId(e)) : current.engines,
     debounceMs: typeof debounce === "number" && debounce >= 0 ? debounce : current.debounceMs,
@@ -342,6 +378,7 @@ function readSettings(raw: unknown, current: Settings): Settings {
     tokenizerModel: typeof r.preview?.tokenizerModel === "string" ? r.preview.tokenizerModel : current.tokenizerModel,
     llamaServerArgs:
       Array.isArray(serverArgs) && serverArgs.every((a) => typeof a === "string") ? (serverArgs as string[]) : current.llamaServerArgs,
+    formatIndentWidth: indentWidth === null ? null : (atLeast(indentWidth, 1) ?? current.formatIndentWidth),
   };
 }
 

@@ -19,6 +19,8 @@ import { findDefinition } from "./definition";
 import { defaultValidationOptions, syntaxDiagnostics, validate, type ValidationOptions } from "./diagnostics";
 import { type FixAllAction, getFixAll } from "./fixAll";
 import { getFoldingRanges } from "./folding";
+import { formatTemplate, type FormatOptions, type FormatResult, type LeftAlone } from "./format";
+import { leftAloneHover } from "./formatHover";
 import { securityHover } from "../analysis";
 import { doHover, withRisk, wordHover } from "./hover";
 import { findReferences, type Reference } from "./references";
@@ -55,6 +57,10 @@ export interface LanguageService {
   getCodeActions(doc: TemplateDocument, range: Span, options?: ValidationOptions): CodeAction[];
   /** Every safe fix at once (`source.fixAll`, the set `chat-template fix` applies), or null when none applies. */
   getFixAll(doc: TemplateDocument, options?: ValidationOptions): FixAllAction | null;
+  /** Format Document / Format Selection: the canonical layout where every engine's behaviour is proven unchanged. */
+  format(doc: TemplateDocument, options: FormatOptions): FormatResult;
+  /** Why the last format (whose result `doc` is) left the line at `offset` as it is, or null. */
+  doLeftAloneHover(doc: TemplateDocument, leftAlone: readonly LeftAlone[], offset: number): Hover | null;
   /** What llama.cpp's capability probe and autoparser infer (code lens and hover at the top). */
   getCapabilitySummary(doc: TemplateDocument): CapabilitySummary | null;
 }
@@ -79,6 +85,8 @@ export function getLanguageService(): LanguageService {
     getSemanticTokens,
     getCodeActions: (doc, range, options = defaultValidationOptions) => getCodeActions(doc, range, options),
     getFixAll: (doc, options = defaultValidationOptions) => getFixAll(doc, options),
+    format: (doc, options) => formatTemplate(doc, options),
+    doLeftAloneHover: leftAloneHover,
     getCapabilitySummary: (doc) => getCapabilitySummary(doc),
   };
 }

@@ -211,10 +211,15 @@ export function rewritesFor(doc: TemplateDocument, node: A.Node, ancestors: read
   return RULES.map((r) => r(doc, node, ancestors)).filter((r): r is Rewrite => r !== null);
 }
 
-/** Applies non-overlapping edits to a text. */
+/** Applies non-overlapping edits to a text (of two insertions at one offset, the later one's text comes first). */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  const sorted = [...edits].sort((a, b) => b.start - a.start);
-  let out = text;
-  for (const e of sorted) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
-  return out;
+  const sorted = edits.map((e, i) => ({ e, i })).sort((a, b) => a.e.start - b.e.start || b.i - a.i);
+  const parts: string[] = [];
+  let at = 0;
+  for (const { e } of sorted) {
+    parts.push(text.slice(at, e.start), e.newText);
+    at = e.end;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
 }
