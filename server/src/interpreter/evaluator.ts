@@ -753,8 +753,11 @@ export class Evaluator implements Runtime, DebugRuntime {
   }
 
   repr(v: Value): string {
+    // what the engine prints around a list's items ("[" "]" in most, nothing in llama.cpp's)
+    const empty = this.dialect.str([], this);
+    const [open, close] = [empty.slice(0, empty.length >> 1), empty.slice(empty.length >> 1)];
     const s = this.dialect.str([v], this);
-    return s.slice(1, -1);
+    return s.startsWith(open) && s.endsWith(close) ? s.slice(open.length, s.length - close.length) : s;
   }
 
   // ------------------------------------------------------------ errors

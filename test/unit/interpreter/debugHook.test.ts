@@ -58,6 +58,8 @@ describe("interpreter debug hook", () => {
     assert.equal(rt.repr("s"), "'s'");
     assert.equal(rt.str("s"), "s");
     assert.equal(trace("hfjinja").rt.repr("s"), '"s"');
+    // llama.cpp prints a list's items with nothing around them
+    assert.equal(trace("llamacpp").rt.repr("s"), "s");
     assert.equal(rt.truthy(rt.context.getStr("s")!), true);
   });
 
