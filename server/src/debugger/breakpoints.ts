@@ -28,7 +28,7 @@ const STATEMENT_KINDS = new Set<string>([
 ]);
 
 /** Where the render is placed while a statement runs: a block at its opening tag. */
-export function statementStart(n: Stmt): number {
+function statementStart(n: Stmt): number {
   return ((n as { openTag?: { start: number } }).openTag ?? n).start;
 }
 

@@ -6,7 +6,6 @@ import { receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import type { TemplateDocument } from "../document";
 import { type DebugHook, type DebugRuntime, type Output, type Scope, scopeChain, type Value } from "../interpreter";
 import type * as A from "../parser";
-import { statementStart } from "./breakpoints";
 import type { BreakpointSpec, Command, FrameInfo, Query, Report, ScopeInfo, StepKind, StopReason } from "./protocol";
 import { VariableStore } from "./variables";
 
@@ -74,8 +73,9 @@ export class PausedRender implements DebugHook {
     const frames = this.frames;
     while (frames.length > 1 && frames[frames.length - 1].depth > depth) frames.pop();
     const f = frames[frames.length - 1];
-    const start = statementStart(node);
-    f.at = start === node.start ? node : (node as A.Stmt & A.Block).openTag;
+    // a block is shown at its opening tag, not as the whole block
+    f.at = (node as Partial<A.Block>).openTag ?? node;
+    const start = f.at.start;
     f.scope = scope;
     f.out = out;
     if (Atomics.load(this.s.signal, 0) !== 0) this.drain(false);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { ChatTemplateDebugSession } from "../../../server/src/debugger";
+import { ENGINE_IDS } from "../../../server/src/document";
 import { runCli } from "../../helpers/cli";
 import { DapClient } from "../../helpers/dapClient";
 
@@ -159,6 +160,25 @@ describe("chat-template debugger (Debug Adapter Protocol)", () => {
     assert.equal(dap.output("console"), "role=system\nrole=user\nrole=assistant\nrole=user\n");
     const rendered = runCli(["render", TEMPLATE, "--scenario", "multi-turn", "--engine", "hfjinja"]);
     assert.equal(dap.output("stdout"), rendered.stdout);
+  });
+
+  it("debugs every engine: a stop inside the macro, its argument as the engine prints it, render's output at the end", async () => {
+    for (const engine of ENGINE_IDS) {
+      const { dap } = await start({ template: TEMPLATE, scenario: "basic", engine }, [{ line: 3 }]);
+      assert.equal((await dap.waitFor<Stopped>("stopped")).body.reason, "breakpoint", engine);
+      assert.deepEqual(
+        (await topFrame(dap)).map((f) => f.name),
+        ["turn", "template"],
+        engine,
+      );
+      const role = (await evaluate(dap, "m.role")).body.result;
+      assert.ok(["'system'", '"system"', "system"].includes(role), `${engine}: ${role}`);
+      await dap.request("setBreakpoints", { source: { path: TEMPLATE }, breakpoints: [] });
+      await dap.request("continue", { threadId: 1 });
+      await dap.waitFor("terminated");
+      const rendered = runCli(["render", TEMPLATE, "--scenario", "basic", "--engine", engine]);
+      assert.equal(dap.output("stdout"), rendered.stdout, engine);
+    }
   });
 
   it("binds a breakpoint on a line without a statement to the next one, and refuses one past the last", async () => {
