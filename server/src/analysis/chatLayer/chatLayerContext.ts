@@ -158,7 +158,8 @@ export function requestContexts(t: ServedTemplate, inputs: TemplateInputs, now: 
     return null;
   }
   // the LFM2 handler hands the template each message's reasoning as the `thinking` it reads
-  if (isLfm2(t.source)) messages = messages.map((m) => (typeof m.reasoning_content === "string" ? { ...m, thinking: m.reasoning_content } : m));
+  if (isLfm2(t.source))
+    messages = messages.map((m) => (typeof m.reasoning_content === "string" ? { ...m, thinking: m.reasoning_content } : m));
   const p: RenderParams = {
     messages,
     tools: inputs.tools,
