@@ -18,18 +18,19 @@ import {
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { bindBreakpoint, statementPlaces, type StatementPlace } from "./breakpoints";
 import { type Launch, type LaunchArguments, LaunchError, resolveLaunch } from "./launch";
-import type { BreakpointSpec, FrameInfo, Query, ScopeInfo, StepKind, VariableInfo } from "./protocol";
+import type { BreakpointSpec, ExceptionFilters, FrameInfo, Query, ScopeInfo, StepKind, VariableInfo } from "./protocol";
 import { RenderThread } from "./renderThread";
 
 const THREAD_ID = 1;
-/** The exception breakpoint filter: stop where the engine throws. */
+/** The exception breakpoint filters: stop where the engine throws; where its output first differs from Jinja2's. */
 const ERROR_FILTER = "error";
+const DIVERGES_FILTER = "diverges";
 
 export class ChatTemplateDebugSession extends DebugSession {
   private launch: Launch | null = null;
   private places: StatementPlace[] = [];
   private breakpoints: BreakpointSpec[] = [];
-  private stopOnError = false;
+  private exceptions: ExceptionFilters = { error: false, diverges: false };
   private thread: RenderThread | null = null;
 
   constructor(private readonly onShutdown?: () => void) {
@@ -48,6 +49,12 @@ export class ChatTemplateDebugSession extends DebugSession {
       supportsTerminateRequest: true,
       exceptionBreakpointFilters: [
         { filter: ERROR_FILTER, label: "Template errors", description: "Stop where the engine throws", default: false },
+        {
+          filter: DIVERGES_FILTER,
+          label: "Output differs from Jinja2's",
+          description: "Stop after the statement whose output first differs from what Jinja2 renders for the same context",
+          default: false,
+        },
       ],
     };
     this.sendResponse(response);
@@ -95,8 +102,8 @@ export class ChatTemplateDebugSession extends DebugSession {
     response: DebugProtocol.SetExceptionBreakpointsResponse,
     args: DebugProtocol.SetExceptionBreakpointsArguments,
   ): void {
-    this.stopOnError = args.filters.includes(ERROR_FILTER);
-    this.thread?.setStopOnError(this.stopOnError);
+    this.exceptions = { error: args.filters.includes(ERROR_FILTER), diverges: args.filters.includes(DIVERGES_FILTER) };
+    this.thread?.setExceptions(this.exceptions);
     this.sendResponse(response);
   }
 
@@ -114,7 +121,7 @@ export class ChatTemplateDebugSession extends DebugSession {
         engine: launch.engine,
         stopOnEntry: launch.stopOnEntry,
         breakpoints: this.breakpoints,
-        stopOnError: this.stopOnError,
+        exceptions: this.exceptions,
       },
       {
         stopped: (reason, text) => this.sendEvent(new StoppedEvent(reason, THREAD_ID, text)),

@@ -6,7 +6,7 @@ import { receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import type { TemplateDocument } from "../document";
 import { type DebugHook, type DebugRuntime, type Output, type Scope, scopeChain, type Value } from "../interpreter";
 import type * as A from "../parser";
-import type { BreakpointSpec, Command, FrameInfo, Query, Report, ScopeInfo, StepKind, StopReason } from "./protocol";
+import type { BreakpointSpec, Command, ExceptionFilters, FrameInfo, Query, Report, ScopeInfo, StepKind, StopReason } from "./protocol";
 import { VariableStore } from "./variables";
 
 interface Frame {
@@ -23,6 +23,12 @@ interface Frame {
   out: Output | null;
 }
 
+/** Jinja2's output, and whether it is whole (a render that threw gives what it wrote up to the error). */
+export interface Reference {
+  output: string;
+  complete: boolean;
+}
+
 interface Breakpoint extends BreakpointSpec {
   hits: number;
 }
@@ -30,8 +36,10 @@ interface Breakpoint extends BreakpointSpec {
 export interface PausedRenderSetup {
   doc: TemplateDocument;
   stopOnEntry: boolean;
-  stopOnError: boolean;
+  exceptions: ExceptionFilters;
   breakpoints: readonly BreakpointSpec[];
+  /** What Jinja2 renders for the same context (computed when first needed), or null where the engine is Jinja2. */
+  reference: (() => Reference) | null;
   signal: Int32Array;
   port: MessagePort;
   report: (r: Report) => void;
@@ -46,8 +54,11 @@ export class PausedRender implements DebugHook {
   private entryPending: boolean;
   private pauseAsked = false;
   private breakpoints = new Map<number, Breakpoint>();
-  stopOnError: boolean;
-  /** Where the engine threw, while stopped there. */
+  exceptions: ExceptionFilters;
+  private reference: Reference | null = null;
+  /** How much of the output matches Jinja2's; -1 once it differed (a render stops there once). */
+  private matched = 0;
+  /** Where the engine threw or its output differed, while stopped there. */
   private errorAt: A.Span | null = null;
   /** How much of the output the debug console has been shown. */
   private shown = 0;
@@ -55,7 +66,7 @@ export class PausedRender implements DebugHook {
   constructor(private readonly s: PausedRenderSetup) {
     this.step = { how: s.stopOnEntry ? "stepIn" : "continue", base: 0 };
     this.entryPending = s.stopOnEntry;
-    this.stopOnError = s.stopOnError;
+    this.exceptions = s.exceptions;
     this.setBreakpoints(s.breakpoints);
   }
 
@@ -79,6 +90,7 @@ export class PausedRender implements DebugHook {
     f.scope = scope;
     f.out = out;
     if (Atomics.load(this.s.signal, 0) !== 0) this.drain(false);
+    if (this.exceptions.diverges && this.matched >= 0) this.checkDivergence(this.root!.toString(), false);
     const reason = this.stopHere(start, scope);
     if (reason !== null) this.stop(reason);
   }
@@ -155,10 +167,38 @@ export class PausedRender implements DebugHook {
 
   /** Stops where the engine threw (the render has returned its error), if asked to. */
   stopAtError(at: A.Span, message: string): void {
-    if (!this.stopOnError || this.rt === null) return;
+    if (this.exceptions.error && this.rt !== null) this.stopAt(at, message);
+  }
+
+  /** The render has ended with `output`: a difference from Jinja2's not seen yet (at its very end) stops here. */
+  finished(output: string): void {
+    if (this.exceptions.diverges && this.matched >= 0 && this.rt !== null) this.checkDivergence(output, true);
+  }
+
+  private stopAt(at: A.Span, message: string): void {
     this.errorAt = at;
     this.stop("exception", message);
     this.errorAt = null;
+  }
+
+  /** Compares what was written since the last check with Jinja2's output; stops at the first difference. */
+  private checkDivergence(text: string, ended: boolean): void {
+    if (this.s.reference === null) return;
+    const ref = (this.reference ??= this.s.reference());
+    const jinja = ref.output;
+    let i = this.matched;
+    const n = Math.min(text.length, jinja.length);
+    while (i < n && text.charCodeAt(i) === jinja.charCodeAt(i)) i++;
+    this.matched = i;
+    const differs = i < text.length ? i < jinja.length || ref.complete : ended && i < jinja.length;
+    if (!differs) return;
+    this.matched = -1;
+    const quote = (s: string) => JSON.stringify(s.slice(i, i + 40));
+    const message = `the output differs from Jinja2's at character ${i}: this engine wrote ${quote(text)}, Jinja2 ${quote(jinja)}`;
+    // the statement that wrote the first differing character (or, past the end of this engine's output, the last one)
+    const chunks = this.root!.chunks;
+    const c = chunks.find((k) => k.start <= i && i < k.end) ?? chunks[chunks.length - 1];
+    this.stopAt(c ? { start: c.sourceStart, end: c.sourceEnd } : this.frames[this.frames.length - 1].at, message);
   }
 
   /** The output written since the console was last shown it. */
@@ -181,8 +221,8 @@ export class PausedRender implements DebugHook {
         case "breakpoints":
           this.setBreakpoints(c.breakpoints);
           break;
-        case "stopOnError":
-          this.stopOnError = c.on;
+        case "exceptions":
+          this.exceptions = c.filters;
           break;
         case "pause":
           if (!stopped) this.pauseAsked = true;

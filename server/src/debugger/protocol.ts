@@ -19,11 +19,16 @@ export interface WorkerStart {
   engine: EngineId;
   stopOnEntry: boolean;
   breakpoints: BreakpointSpec[];
-  /** Stop where the engine throws. */
-  stopOnError: boolean;
+  exceptions: ExceptionFilters;
   /** Int32Array over it: [0] is set when a command waits on the port. */
   signal: SharedArrayBuffer;
   port: MessagePort;
+}
+
+/** Where to stop besides breakpoints: where the engine throws, where its output first differs from Jinja2's. */
+export interface ExceptionFilters {
+  error: boolean;
+  diverges: boolean;
 }
 
 export type StepKind = "continue" | "next" | "stepIn" | "stepOut";
@@ -38,7 +43,7 @@ export type Query =
 export type Command =
   | { type: "query"; id: number; query: Query }
   | { type: "breakpoints"; breakpoints: BreakpointSpec[] }
-  | { type: "stopOnError"; on: boolean }
+  | { type: "exceptions"; filters: ExceptionFilters }
   | { type: "pause" }
   | { type: "resume"; how: StepKind };
 

@@ -4,7 +4,17 @@
 // and a time limit on its running time (time stopped does not count), past which the thread is ended.
 import { join } from "node:path";
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
-import type { BreakpointSpec, Command, Query, RenderFailure, Report, StepKind, StopReason, WorkerStart } from "./protocol";
+import type {
+  BreakpointSpec,
+  Command,
+  ExceptionFilters,
+  Query,
+  RenderFailure,
+  Report,
+  StepKind,
+  StopReason,
+  WorkerStart,
+} from "./protocol";
 
 /** The preview's limits: a render helper's heap (RENDER_MEMORY_MB) and render time (realEngineTimeoutMs's default). */
 export const DEBUG_MEMORY_MB = 1024;
@@ -85,8 +95,8 @@ export class RenderThread {
     this.send({ type: "breakpoints", breakpoints });
   }
 
-  setStopOnError(on: boolean): void {
-    this.send({ type: "stopOnError", on });
+  setExceptions(filters: ExceptionFilters): void {
+    this.send({ type: "exceptions", filters });
   }
 
   /** Ends the render now (disconnect). */

@@ -218,6 +218,31 @@ describe("chat-template debugger (Debug Adapter Protocol)", () => {
     assert.match(dap.output("stderr"), /fails\.jinja:3:\d+: .*division by zero/);
   });
 
+  it("the 'differs from Jinja2' exception breakpoint stops where this engine's output first differs", async () => {
+    const none = file("none.jinja", "{%- set x = none -%}\n[{{ x }}]\n{{ 'end' }}");
+    for (const engine of ["llamacpp", "jinja2"]) {
+      const session = new ChatTemplateDebugSession();
+      const dap = DapClient.inProcess(session);
+      await dap.request("initialize", { adapterID: "chat-template", pathFormat: "path" });
+      await dap.request("launch", { template: none, engine });
+      await dap.waitFor("initialized");
+      await dap.request("setExceptionBreakpoints", { filters: ["diverges"] });
+      await dap.request("configurationDone");
+      if (engine === "jinja2") {
+        await dap.waitFor("terminated");
+        assert.equal(dap.events.filter((e) => e.event === "stopped").length, 0);
+        continue;
+      }
+      const stop = await dap.waitFor<Stopped>("stopped");
+      assert.equal(stop.body.reason, "exception");
+      // llama.cpp prints none as nothing, Jinja2 as None
+      assert.match(stop.body.text ?? "", /differs from Jinja2's at character 1: this engine wrote "\]\\n", Jinja2 "None\]/);
+      assert.equal((await topFrame(dap))[0].line, 2);
+      await dap.request("continue", { threadId: 1 });
+      assert.equal((await dap.waitFor<DebugProtocol.ExitedEvent>("exited")).body.exitCode, 0);
+    }
+  });
+
   it("a runaway template stops at the step limit with a clear message, and can be paused before", async () => {
     const runaway = file(
       "runaway.jinja",
