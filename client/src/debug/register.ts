@@ -1,6 +1,6 @@
 // The `chat-template` debugger in VS Code: its adapter is the bundled CLI's `debug-adapter` in a process of its
 // own (the user's template never runs in the extension host), a launch without a template debugs the active
-// editor's, and "Debug with Sample Messages" starts one on the active template.
+// editor's, and "Debug with Sample Messages" (a command, and a code lens on a template file) starts one on it.
 import { join } from "node:path";
 import * as vscode from "vscode";
 
@@ -31,6 +31,19 @@ export function registerDebugger(context: vscode.ExtensionContext): void {
       createDebugAdapterDescriptor: () =>
         new vscode.DebugAdapterExecutable(process.execPath, [cli, "debug-adapter"], { env: { ELECTRON_RUN_AS_NODE: "1" } }),
     }),
+    // beside the capability lens on the first line
+    vscode.languages.registerCodeLensProvider(
+      { language: "chat-template", scheme: "file" },
+      {
+        provideCodeLenses: (doc) => [
+          new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+            title: "$(debug-alt) Debug with sample messages",
+            command: "chatTemplate.debugWithSampleMessages",
+            arguments: [doc.uri],
+          }),
+        ],
+      },
+    ),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
       resolveDebugConfiguration: (_folder, config) => resolveConfiguration(config),
     }),

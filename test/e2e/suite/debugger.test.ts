@@ -37,6 +37,11 @@ suite("debugger", () => {
     writeFileSync(file, TEMPLATE);
     const uri = vscode.Uri.file(file);
     await openFixture(await vscode.workspace.openTextDocument(uri));
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", uri);
+    assert.ok(
+      lenses.some((l) => l.command?.command === "chatTemplate.debugWithSampleMessages"),
+      "a Debug with sample messages lens",
+    );
     // the condition (Jinja, in the engine) keeps it to the first message's turn
     vscode.debug.addBreakpoints([
       new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(1, 0)), true, "m.role == 'system'"),
