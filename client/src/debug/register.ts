@@ -3,6 +3,7 @@
 // editor's, and "Debug with Sample Messages" (a command, and a code lens on a template file) starts one on it.
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { registerOutputDocument } from "./outputDocument";
 
 export const DEBUG_TYPE = "chat-template";
 
@@ -24,6 +25,7 @@ function resolveConfiguration(config: vscode.DebugConfiguration): vscode.DebugCo
 }
 
 export function registerDebugger(context: vscode.ExtensionContext): void {
+  registerOutputDocument(context, DEBUG_TYPE);
   const cli = context.asAbsolutePath(join("dist", "cli.js"));
   context.subscriptions.push(
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {

@@ -5,6 +5,7 @@ import { basename, resolve } from "node:path";
 import {
   Breakpoint,
   DebugSession,
+  Event,
   InitializedEvent,
   OutputEvent,
   Scope,
@@ -22,6 +23,14 @@ import type { BreakpointSpec, ExceptionFilters, FrameInfo, Query, ScopeInfo, Ste
 import { RenderThread } from "./renderThread";
 
 const THREAD_ID = 1;
+
+/** A custom event at each stop and at the end: the rendered output so far, for an editor to show as it grows. */
+export const OUTPUT_EVENT = "chatTemplateOutput";
+export interface OutputSoFar {
+  output: string;
+  /** The UTF-16 range of `output` written since the previous stop. */
+  written: [number, number];
+}
 /** The exception breakpoint filters: stop where the engine throws; where its output first differs from Jinja2's. */
 const ERROR_FILTER = "error";
 const DIVERGES_FILTER = "diverges";
@@ -32,6 +41,9 @@ export class ChatTemplateDebugSession extends DebugSession {
   private breakpoints: BreakpointSpec[] = [];
   private exceptions: ExceptionFilters = { error: false, diverges: false };
   private thread: RenderThread | null = null;
+  /** The output so far (the render's stdout events), and its length at the last stop. */
+  private rendered = "";
+  private renderedAtStop = 0;
 
   constructor(private readonly onShutdown?: () => void) {
     super();
@@ -124,9 +136,16 @@ export class ChatTemplateDebugSession extends DebugSession {
         exceptions: this.exceptions,
       },
       {
-        stopped: (reason, text) => this.sendEvent(new StoppedEvent(reason, THREAD_ID, text)),
-        output: (category, text) => this.sendEvent(new OutputEvent(text, category)),
+        stopped: (reason, text) => {
+          this.sendOutputSoFar();
+          this.sendEvent(new StoppedEvent(reason, THREAD_ID, text));
+        },
+        output: (category, text) => {
+          if (category === "stdout") this.rendered += text;
+          this.sendEvent(new OutputEvent(text, category));
+        },
         done: (_output, error) => {
+          this.sendOutputSoFar();
           if (error)
             this.sendEvent(
               new OutputEvent(`\n${basename(launch.templatePath)}:${error.line}:${error.column}: ${error.message}\n`, "stderr"),
@@ -139,6 +158,13 @@ export class ChatTemplateDebugSession extends DebugSession {
         },
       },
     );
+  }
+
+  /** The editor's growing output document (OUTPUT_EVENT): the output so far, and what was written since the last stop. */
+  private sendOutputSoFar(): void {
+    const body: OutputSoFar = { output: this.rendered, written: [this.renderedAtStop, this.rendered.length] };
+    this.renderedAtStop = this.rendered.length;
+    this.sendEvent(new Event(OUTPUT_EVENT, body));
   }
 
   private finish(code: number): void {

@@ -83,9 +83,26 @@ suite("debugger", () => {
     const fields = await session.customRequest("variables", { variablesReference: m.variablesReference });
     assert.equal(fields.variables.find((v: { name: string }) => v.name === "role").value, "'system'");
 
+    // the output so far, in a read-only document beside (empty: the macro's first turn has not been printed yet)
+    await vscode.commands.executeCommand("chatTemplate.showDebugOutput");
+    const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === "chat-template-debug-output");
+    assert.ok(shown, "the output document is shown");
+    assert.equal(shown.document.getText(), "");
+
     const ended = nextEvent(vscode.debug.onDidTerminateDebugSession, (s) => s.id === session.id, "the session's end", 60_000);
     await session.customRequest("continue", { threadId: 1 });
     await ended;
     assert.equal(sent.filter((m) => m.event === "stopped").length, 1);
+    // it grew to the whole prompt
+    await poll(
+      () => shown.document.getText(),
+      (text) => text === "<|system|>You are a helpful assistant.<|user|>Hello! What is 2+2?",
+      "the output document's text",
+      20_000,
+    );
+    const tab = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === "chat-template-debug-output");
+    if (tab) await vscode.window.tabGroups.close(tab);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { ChatTemplateDebugSession } from "../../../server/src/debugger";
+import { ChatTemplateDebugSession, OUTPUT_EVENT, type OutputSoFar } from "../../../server/src/debugger";
 import { ENGINE_IDS } from "../../../server/src/document";
 import { runCli } from "../../helpers/cli";
 import { DapClient } from "../../helpers/dapClient";
@@ -53,6 +53,11 @@ async function start(launch: Record<string, unknown>, lines: DebugProtocol.Sourc
   return { dap, launched, breakpoints: bps.body.breakpoints };
 }
 
+function lastOutputSoFar(dap: DapClient): OutputSoFar {
+  const events = dap.events.filter((e) => e.event === OUTPUT_EVENT);
+  return events[events.length - 1].body as OutputSoFar;
+}
+
 async function topFrame(dap: DapClient): Promise<DebugProtocol.StackFrame[]> {
   const st = await dap.request<DebugProtocol.StackTraceResponse>("stackTrace", { threadId: 1 });
   assert.ok(st.success, st.message);
@@ -78,6 +83,8 @@ describe("chat-template debugger (Debug Adapter Protocol)", () => {
     );
     const stop = await dap.waitFor<Stopped>("stopped");
     assert.equal(stop.body.reason, "breakpoint");
+    // the editor's growing output document: the output so far, and what was written since the last stop
+    assert.deepEqual(lastOutputSoFar(dap), { output: "<|bos|>", written: [0, 7] });
     let frames = await topFrame(dap);
     assert.deepEqual(
       frames.map((f) => [f.name, f.line]),
@@ -142,6 +149,7 @@ describe("chat-template debugger (Debug Adapter Protocol)", () => {
     const rendered = runCli(["render", TEMPLATE, "--scenario", "basic", "--engine", "jinja2"]);
     assert.equal(rendered.status, 0, rendered.stderr);
     assert.equal(dap.output("stdout"), rendered.stdout);
+    assert.equal(lastOutputSoFar(dap).output, rendered.stdout);
   });
 
   it("conditional breakpoints, hit counts and logpoints are Jinja in the chosen engine", async () => {
