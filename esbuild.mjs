@@ -26,6 +26,8 @@ const entries = [
   { entryPoints: ["server/src/progressPipe/progressThread.ts"], outfile: "dist/renderProgress.js" },
   { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
   { entryPoints: ["native/endpoint/main.ts"], outfile: "dist/endpoint.js" },
+  // the render a `chat-template debug-adapter` debugs runs in this thread (server/src/debugger/renderThread.ts)
+  { entryPoints: ["server/src/debugger/worker.ts"], outfile: "dist/debugWorker.js" },
   // the template guard's process (server/src/guard/guardProcess.ts), started by the endpoint
   { entryPoints: ["server/src/guard/worker.ts"], outfile: "dist/templateGuardWorker.js" },
   // the preview webview runs in a browser page: its script and stylesheet, no Node, no vscode

@@ -6,7 +6,7 @@ import { dispatch, languageCommands, type Subcommand } from "../server/src/cli";
 import { benchCommand, benchHelp, installCudaCommand, installCudaHelp, makeTestModelsCommand, makeTestModelsHelp } from "../native/cli";
 import { serveCommand, serveHelp } from "../native/endpoint";
 
-const { check, render, extract, caps, fix, format, test, ab } = languageCommands;
+const { check, render, extract, caps, fix, format, test, ab, "debug-adapter": debugAdapter } = languageCommands;
 // the order `--help` lists them in
 const commands: Record<string, Subcommand> = {
   check,
@@ -17,6 +17,7 @@ const commands: Record<string, Subcommand> = {
   extract,
   test,
   ab,
+  "debug-adapter": debugAdapter,
   serve: { run: serveCommand, help: serveHelp },
   bench: { run: benchCommand, help: benchHelp },
   "make-test-models": { run: makeTestModelsCommand, help: makeTestModelsHelp },

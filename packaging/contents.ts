@@ -123,6 +123,7 @@ export function requiredFiles(target: Target): string[] {
     "dist/llamacppWorker.js",
     "dist/dialectWorker.js",
     "dist/templateTestWorker.js",
+    "dist/debugWorker.js",
     "dist/preview/main.js",
     "dist/preview/preview.css",
   ];

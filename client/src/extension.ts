@@ -4,6 +4,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
 import { bundledEngine } from "./bundledEngine";
+import { registerDebugger } from "./debug/register";
 import { registerEndpoint } from "./endpoint/register";
 import { registerHfTemplates } from "./hfTemplate/register";
 import type { EndpointService } from "./endpoint/service";
@@ -27,6 +28,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerTemplateTests(context, endpoint);
   registerCompareTemplates(context, endpoint);
   registerWalkthrough(context);
+  registerDebugger(context);
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },

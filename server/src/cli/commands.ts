@@ -4,6 +4,7 @@ import { abCommand, help as abHelp } from "./ab";
 import { type CommandHelp, type CommandIO, formatCommandList, formatHelp, UsageError, wantsHelp } from "../commandLine";
 import { capsCommand, help as capsHelp } from "./caps";
 import { checkCommand, help as checkHelp } from "./check";
+import { debugAdapterCommand, help as debugAdapterHelp } from "./debugAdapter";
 import { extractCommand, help as extractHelp } from "./extract";
 import { fixCommand, help as fixHelp } from "./fix";
 import { formatCommand, help as formatCommandHelp } from "./format";
@@ -26,6 +27,7 @@ export const languageCommands = {
   format: { run: formatCommand, help: formatCommandHelp },
   test: { run: testCommand, help: testHelp },
   ab: { run: abCommand, help: abHelp },
+  "debug-adapter": { run: debugAdapterCommand, help: debugAdapterHelp },
 } satisfies Record<string, Subcommand>;
 
 function helpText(commands: Record<string, Subcommand>): string {

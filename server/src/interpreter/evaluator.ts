@@ -18,6 +18,8 @@ import { Output } from "./output";
 import { Scope } from "./scope";
 import { Undefined } from "./undefined";
 import { isConstant } from "./constant";
+import type { DebugHook, DebugRuntime } from "./debug";
+import { parse } from "../parser";
 import { escapeValue } from "./python/markup";
 import { Callable, Markup, Namespace, Tuple, typeName, type CallArgs, type Value } from "./values";
 import { isContainer, printedSize, sizeOf } from "./valueSize";
@@ -57,10 +59,13 @@ export interface EvaluatorSetup {
   refusals: ReadonlyMap<number, Refusal>;
   /** See Dialect.frameUndefined. */
   frameUndefined: ReadonlyMap<number, readonly string[]>;
+  debug?: DebugHook;
 }
 
-export class Evaluator implements Runtime {
+export class Evaluator implements Runtime, DebugRuntime {
   readonly dialect: Dialect;
+  /** A debugger's hook, or null: checked once per statement and per macro call, never on expressions. */
+  private readonly debug: DebugHook | null;
   private readonly ops: Operators;
   private steps = 0;
   /** progressPipe/renderProgress.ts: held here, so that each statement's store is a field's, not an import's. */
@@ -105,6 +110,7 @@ export class Evaluator implements Runtime {
     this.crossesCalls = setup.dialect.loopControlCrossesCalls === true;
     this.maxSteps = setup.limits.steps;
     this.nextCheckpoint = Math.min(this.maxSteps, HEAP_CHECK_STEPS);
+    this.debug = setup.debug ?? null;
   }
 
   /** A buffer for a body whose text becomes a value (macro, set block, filter block, recursive loop). */
@@ -113,6 +119,7 @@ export class Evaluator implements Runtime {
   }
 
   renderTemplate(t: A.Template, out: Output): void {
+    if (this.debug !== null) this.debug.attach(this, out);
     this.block(t.body, this.frame(t, null), out);
   }
 
@@ -237,6 +244,7 @@ export class Evaluator implements Runtime {
     this.position[1] = where.end;
     if (++this.steps > this.nextCheckpoint) this.checkpoint();
     if (this.hasRefusals) this.checkRefusal(n);
+    if (this.debug !== null) this.debug.statement(n, scope, out, this.depth);
     if (this.tracksCallScope) return this.stmtInCallScope(n, scope, out);
     return this.execStmt(n, scope, out);
   }
@@ -529,7 +537,9 @@ export class Evaluator implements Runtime {
     });
     for (const [k, v] of bound.extra) s.set(k, v);
     const out = this.output();
+    if (this.debug !== null) this.debug.enter(node, s, this.depth);
     const sig = this.block(node.body, s, out);
+    if (this.debug !== null) this.debug.leave();
     if (sig !== NORMAL && this.crossesCalls) throw CROSSING[sig];
     return this.returned(out);
   }
@@ -714,6 +724,40 @@ export class Evaluator implements Runtime {
       }
     }
     return { args, kwargs };
+  }
+
+  // ------------------------------------------------------------ a debugger's reads (DebugRuntime)
+
+  get context(): PyDict {
+    return this.setup.context;
+  }
+
+  evaluate(source: string, scope: Scope): Value {
+    const own = this.dialect.parse?.(`{{ ${source} }}`);
+    if (own && "error" in own) throw new Fault(own.error.code, null, own.error.message);
+    const parsed = own ? { template: own.template, problems: [] } : parse(`{{ ${source} }}`);
+    const problem = parsed.problems.find((p) => p.severity === "error");
+    if (problem) throw new Fault(problem.code, "TemplateSyntaxError", problem.message);
+    const [first, ...rest] = parsed.template.body;
+    if (first?.kind !== "Output" || rest.length > 0) throw new Fault("syntax/error", "TemplateSyntaxError", "not one expression");
+    const at = this.at;
+    try {
+      return this.expr(first.expr, scope);
+    } finally {
+      this.at = at;
+    }
+  }
+
+  truthy(v: Value): boolean {
+    return this.ops.truthy(v);
+  }
+
+  repr(v: Value): string {
+    // what the engine prints around a list's items ("[" "]" in most, nothing in llama.cpp's)
+    const empty = this.dialect.str([], this);
+    const [open, close] = [empty.slice(0, empty.length >> 1), empty.slice(empty.length >> 1)];
+    const s = this.dialect.str([v], this);
+    return s.startsWith(open) && s.endsWith(close) ? s.slice(open.length, s.length - close.length) : s;
   }
 
   // ------------------------------------------------------------ errors

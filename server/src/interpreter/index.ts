@@ -4,6 +4,8 @@
 // server/src/dialects imports.
 export { Callable } from "./values";
 export type { CallArgs, Value } from "./values";
+export { debugChildren, scopeChain } from "./debug";
+export type { DebugHook, DebugRuntime } from "./debug";
 export { own } from "./dialect";
 export type { Dialect, FilterFn, MethodTable, Operators, Refusal, TestFn, WallClock } from "./dialect";
 export { PyDict } from "./dict";
@@ -11,8 +13,9 @@ export type { CauseCode, RenderError } from "./errors";
 export { JsonError, fromJS, parseJson } from "./json";
 export { DEFAULT_LIMITS } from "./limits";
 export type { Limits } from "./limits";
-export type { Chunk } from "./output";
+export type { Chunk, Output } from "./output";
+export type { Scope } from "./scope";
 export { jsonDumps } from "./python/jsonDumps";
 export { parseWallClock, render } from "./render";
 export type { RenderResult } from "./render";
-export { Tuple } from "./values";
+export { Tuple, typeName } from "./values";

@@ -7,6 +7,7 @@ import { renderStarting } from "../progressPipe/renderProgress";
 import type * as A from "../parser";
 import { PyDict } from "./dict";
 import { Fault, type RenderError } from "./errors";
+import type { DebugHook } from "./debug";
 import { Evaluator } from "./evaluator";
 import { fromJS } from "./json";
 import { DEFAULT_LIMITS, type Limits } from "./limits";
@@ -18,6 +19,8 @@ export interface RenderOptions {
   /** What strftime_now reports; default: the host's local time at each call. */
   now?: WallClock;
   limits?: Partial<Limits>;
+  /** A debugger's hook (see debug.ts). */
+  debug?: DebugHook;
 }
 
 export interface RenderResult {
@@ -104,6 +107,7 @@ export function render(doc: TemplateDocument, context: PyDict | Record<string, u
     now: options.now ? () => options.now! : localNow,
     refusals: p.atRender,
     frameUndefined: p.frameUndefined,
+    debug: options.debug,
   });
   let error: RenderError | null = null;
   renderStarting(doc.text);

@@ -38,4 +38,13 @@ export class Scope {
       (this.more ??= new Map()).set(name, v);
     }
   }
+
+  /** The names this scope itself holds, in no particular order (for a debugger's view). */
+  entries(): [string, Value][] {
+    const own: [string, Value][] = [];
+    if (this.n0 !== null) own.push([this.n0, this.v0]);
+    if (this.n1 !== null) own.push([this.n1, this.v1]);
+    if (this.more !== null) own.push(...this.more);
+    return own;
+  }
 }

@@ -3,7 +3,20 @@ import { describe, it } from "node:test";
 import { main } from "../../../cli/main";
 import type { CommandIO } from "../../../server/src/commandLine";
 
-const COMMANDS = ["check", "render", "caps", "fix", "extract", "test", "ab", "serve", "bench", "make-test-models", "install-cuda"];
+const COMMANDS = [
+  "check",
+  "render",
+  "caps",
+  "fix",
+  "extract",
+  "test",
+  "ab",
+  "debug-adapter",
+  "serve",
+  "bench",
+  "make-test-models",
+  "install-cuda",
+];
 
 async function run(argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = "";

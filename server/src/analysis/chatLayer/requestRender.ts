@@ -3,7 +3,17 @@
 // (chatLayerContext.ts), rendered by a dialect that marks itself `chatLayer`, and what the chat layer then
 // appends: the generation prompt and the prefilled text of a continued assistant message, and the hand-written
 // handlers' own additions (gemma 4's model turn). Other dialects render the context as given.
-import { type Dialect, type Limits, PyDict, render, type RenderResult, Tuple, type Value, type WallClock } from "../../interpreter";
+import {
+  type DebugHook,
+  type Dialect,
+  type Limits,
+  PyDict,
+  render,
+  type RenderResult,
+  Tuple,
+  type Value,
+  type WallClock,
+} from "../../interpreter";
 import type { TemplateDocument } from "../../document";
 import { capsOf, type ProbeError } from "../caps/capsProbe";
 import { requestContexts, type ServedTemplate } from "./chatLayerContext";
@@ -18,6 +28,8 @@ export interface RequestRenderOptions {
   renderWith?: Dialect;
   now?: WallClock;
   limits?: Partial<Limits>;
+  /** A debugger's hook, given to the render whose output the prompt starts with. */
+  debug?: DebugHook;
 }
 
 type Obj = Record<string, unknown>;
@@ -71,9 +83,9 @@ function toDate(now: WallClock | undefined): Date {
 
 /** Renders `context` as the engine receives it: through llama.cpp's chat layer for a `chatLayer` dialect. */
 export function renderRequest(doc: TemplateDocument, context: PyDict, options: RequestRenderOptions): RenderResult {
-  const { dialect, now, limits } = options;
+  const { dialect, now, limits, debug } = options;
   const renderWith = options.renderWith ?? dialect;
-  if (!dialect.chatLayer) return render(doc, context, { dialect: renderWith, now, limits });
+  if (!dialect.chatLayer) return render(doc, context, { dialect: renderWith, now, limits, debug });
   const { caps, exhausted } = capsOf(doc, dialect);
   if (exhausted) return probeExhausted(exhausted);
   let request;
@@ -94,16 +106,16 @@ export function renderRequest(doc: TemplateDocument, context: PyDict, options: R
     without = { ...without, messages };
     withIt = { ...withIt, messages };
   }
-  const renderOne = (ctx: Obj) => render(doc, ctx, { dialect: renderWith, now, limits });
+  const renderOne = (ctx: Obj, hook?: DebugHook) => render(doc, ctx, { dialect: renderWith, now, limits, debug: hook });
   if (!inputs.continue_final_message) {
-    const r = renderOne(inputs.add_generation_prompt ? withIt : without);
+    const r = renderOne(inputs.add_generation_prompt ? withIt : without, debug);
     // gemma 4's handler opens the model turn the template left closed (after a tool call)
     if (handler?.name === "gemma4" && inputs.add_generation_prompt && !r.error && r.output.endsWith("<turn|>\n"))
       return { ...r, output: r.output + "<|turn>model\n" };
     return r;
   }
   const last = inputs.messages[inputs.messages.length - 1] as Obj;
-  const r = renderOne(without);
+  const r = renderOne(without, debug);
   if (r.error) return r;
   const g = renderOne(withIt);
   if (g.error) return g;
