@@ -45,7 +45,7 @@ suite("quick fix", () => {
     assert.equal(fix.kind?.value, vscode.CodeActionKind.QuickFix.value);
     assert.ok(fix.edit && (await vscode.workspace.applyEdit(fix.edit)));
     assert.equal(editor.document.getText(), original.replace("messages.0", "messages[0]"));
-    await waitForDiagnostics(uri, (d) => d.length > 0 && !d.some(isMinjaError));
+    await waitForDiagnostics(uri, (d) => !d.some(isMinjaError));
   });
 
   test("the Problems view offers it on that row, and choosing it edits the document", async function () {
@@ -66,6 +66,6 @@ suite("quick fix", () => {
     await click(item);
     await edited;
     assert.equal(editor.document.getText(), original.replace("messages.0", "messages[0]"));
-    await waitForDiagnostics(uri, (d) => d.length > 0 && !d.some(isMinjaError));
+    await waitForDiagnostics(uri, (d) => !d.some(isMinjaError));
   });
 });
