@@ -27,7 +27,7 @@ const PACKAGES: Target[] = ["linux-x64", "universal"];
 const SCREENSHOTS = join(ROOT, "media", "screenshots");
 // package → the screenshots of its run that the README and the walkthrough show
 const SHOWN: Record<Target, string[]> = {
-  "linux-x64": ["problems-view", "quick-fix", "preview", "endpoint-ready", "test-against-model", "walkthrough"],
+  "linux-x64": ["problems-view", "quick-fix", "preview", "endpoint-ready", "test-against-model", "walkthrough", "debugger"],
   universal: ["endpoint-unavailable"],
 };
 

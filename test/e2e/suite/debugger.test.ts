@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { suite, suiteTeardown, test } from "mocha";
 import * as vscode from "vscode";
+import { click, hasBrowser, screenshot, waitForTexts } from "./helpers/driver";
 import { nextEvent, poll } from "./helpers/wait";
 import { openFixture } from "./helpers/workspace";
 
@@ -82,6 +83,20 @@ suite("debugger", () => {
     const m = variables.find((v: { name: string }) => v.name === "m");
     const fields = await session.customRequest("variables", { variablesReference: m.variablesReference });
     assert.equal(fields.variables.find((v: { name: string }) => v.name === "role").value, "'system'");
+    if (hasBrowser) {
+      // what the README shows: the stop inside the macro, its argument expanded in the Variables view
+      await vscode.commands.executeCommand("workbench.view.debug");
+      const scope = `.monaco-list-row:has-text("Macro arguments")`;
+      await waitForTexts(scope, (t) => t.length === 1, 30_000);
+      await click(scope);
+      const argument = `.monaco-list-row:has-text("m = ")`;
+      await waitForTexts(argument, (t) => t.length >= 1, 30_000);
+      await click(argument);
+      await waitForTexts(`.monaco-list-row:has-text("role = ")`, (t) => t.length >= 1, 30_000);
+      await screenshot("debugger");
+      // the suites after this one, and their screenshots, expect the Explorer in the side bar
+      await vscode.commands.executeCommand("workbench.view.explorer");
+    }
 
     // the output so far, in a read-only document beside (empty: the macro's first turn has not been printed yet)
     await vscode.commands.executeCommand("chatTemplate.showDebugOutput");
