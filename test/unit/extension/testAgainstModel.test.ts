@@ -113,7 +113,6 @@ describe("a model test run", { timeout: HANG_GUARD_MS }, () => {
     );
     assert.deepEqual(views.at(-1), final);
     assert.equal(final.status, "done");
-    assert.equal(final.error, null);
     assert.ok(final.raw!.length > 0);
     assert.ok(final.finishReason === "length" || final.finishReason === "stop");
     assert.ok(final.tokensPerSecond! > 0);
@@ -123,6 +122,14 @@ describe("a model test run", { timeout: HANG_GUARD_MS }, () => {
       chat_template: t.template,
       partial: final.finishReason === "length",
     });
+    // the random demo model's unseeded text (tools offered) now and then holds a call that does not parse: then
+    // the run says so in the parser's own words, and shows the raw text alone
+    if (direct.status !== 200) {
+      assert.equal(final.parsed, null);
+      assert.ok(final.error?.startsWith(`llama.cpp's parser: `) && final.error.includes(direct.json.error.message), final.error ?? "");
+      return;
+    }
+    assert.equal(final.error, null);
     assert.deepEqual(final.parsed, {
       content: direct.json.content,
       reasoning: direct.json.reasoning_content,
