@@ -15,6 +15,8 @@ import {
   SemanticTokensBuilder,
   type SemanticTokensLegend,
   SymbolKind,
+  type TextEdit,
+  type WorkspaceEdit,
 } from "vscode-languageserver";
 import {
   type CompletionItem,
@@ -32,6 +34,16 @@ import {
 
 export function toRange(doc: TemplateDocument, span: Span): Range {
   return { start: doc.lines.positionAt(span.start), end: doc.lines.positionAt(span.end) };
+}
+
+/** An edit of the document (a fix, a rename, a format) as LSP's text edit. */
+export function toLspTextEdit(doc: TemplateDocument, e: Span & { newText: string }): TextEdit {
+  return { range: toRange(doc, e), newText: e.newText };
+}
+
+/** Edits of the one document `uri`, as a workspace edit. */
+export function toLspWorkspaceEdit(doc: TemplateDocument, uri: string, edits: readonly (Span & { newText: string })[]): WorkspaceEdit {
+  return { changes: { [uri]: edits.map((e) => toLspTextEdit(doc, e)) } };
 }
 
 const SEVERITY: Record<Diagnostic["severity"], DiagnosticSeverity> = {

@@ -3,14 +3,14 @@
 import { CodeActionKind, type CodeAction as LspCodeAction, type CodeLens } from "vscode-languageserver";
 import type { TemplateDocument } from "../document";
 import type { CapabilitySummary, CodeAction, FixAllAction } from "../services";
-import { toLspDiagnostic, toRange } from "./convert";
+import { toLspDiagnostic, toLspWorkspaceEdit, toRange } from "./convert";
 
 export function toLspCodeAction(doc: TemplateDocument, uri: string, a: CodeAction): LspCodeAction {
   return {
     title: a.title,
     kind: CodeActionKind.QuickFix,
     diagnostics: a.diagnostics.map((d) => toLspDiagnostic(doc, uri, d)),
-    edit: { changes: { [uri]: a.edits.map((e) => ({ range: toRange(doc, e), newText: e.newText })) } },
+    edit: toLspWorkspaceEdit(doc, uri, a.edits),
   };
 }
 
@@ -18,7 +18,7 @@ export function toLspFixAll(doc: TemplateDocument, uri: string, a: FixAllAction)
   return {
     title: a.title,
     kind: CodeActionKind.SourceFixAll,
-    edit: { changes: { [uri]: a.edits.map((e) => ({ range: toRange(doc, e), newText: e.newText })) } },
+    edit: toLspWorkspaceEdit(doc, uri, a.edits),
   };
 }
 

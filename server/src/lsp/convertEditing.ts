@@ -9,7 +9,7 @@ import {
 } from "vscode-languageserver";
 import type { TemplateDocument } from "../document";
 import type { Reference, RenameEdit, RenameTarget, SignatureHelp } from "../services";
-import { toRange } from "./convert";
+import { toLspWorkspaceEdit, toRange } from "./convert";
 
 export function toLspHighlight(doc: TemplateDocument, r: Reference): DocumentHighlight {
   return { range: toRange(doc, r), kind: r.kind === "write" ? DocumentHighlightKind.Write : DocumentHighlightKind.Read };
@@ -32,5 +32,5 @@ export function toLspPrepareRename(doc: TemplateDocument, t: RenameTarget): Prep
 }
 
 export function toLspRenameEdit(doc: TemplateDocument, uri: string, r: RenameEdit): WorkspaceEdit {
-  return { changes: { [uri]: r.edits.map((e) => ({ range: toRange(doc, e), newText: e.newText })) } };
+  return toLspWorkspaceEdit(doc, uri, r.edits);
 }

@@ -38,11 +38,11 @@ import {
   toLspFolding,
   toLspSemanticTokens,
   toLspSymbol,
+  toLspTextEdit,
   toRange,
 } from "./convert";
 import { toLspCapabilityLens, toLspCodeAction, toLspFixAll } from "./convertCaps";
 import { toLspHighlight, toLspPrepareRename, toLspRenameEdit, toLspSignatureHelp } from "./convertEditing";
-import { toLspTextEdit } from "./convertFormat";
 import { folderPath, ModelFiles } from "./modelFiles";
 
 interface Settings {
