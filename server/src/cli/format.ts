@@ -65,11 +65,14 @@ export function formatCommand(argv: string[], io: CommandIO): number {
     if (r.refused) io.stderr(`format: ${file}: ${r.refused}\n`);
     if (r.leftAlone.length) {
       io.stderr(`format: ${file}: ${r.leftAlone.length} region(s) left as they are: formatting them would change the output\n`);
-      if (args.switches.has("explain"))
+      if (args.switches.has("explain")) {
+        // the regions are places in the formatted text
+        const lines = new TemplateDocument(r.text).lines;
         for (const l of r.leftAlone) {
-          const p = new TemplateDocument(r.text).lines.positionAt(l.start);
+          const p = lines.positionAt(l.start);
           io.stderr(`  ${file}:${p.line + 1}:${p.character + 1}: ${l.reason}\n`);
         }
+      }
     }
     if (check) {
       if (r.text !== text) {
