@@ -4,12 +4,17 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import {
   createProtocolConnection,
+  InitializedNotification,
+  type InitializeParams,
+  InitializeRequest,
+  type InitializeResult,
   LogMessageNotification,
   PublishDiagnosticsNotification,
   StreamMessageReader,
   StreamMessageWriter,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
+  type TextEdit,
 } from "vscode-languageserver-protocol/node";
 
 export const SERVER = resolve(__dirname, "../../dist/server.js");
@@ -59,4 +64,25 @@ export function startServer(): TestClient {
       connection.dispose();
     },
   };
+}
+
+/** The initialize handshake (initialize, then initialized): no client capabilities and no root unless `params` give them. */
+export async function initialize(client: TestClient, params: Partial<InitializeParams> = {}): Promise<InitializeResult> {
+  const result = await client.connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    ...params,
+  });
+  await client.connection.sendNotification(InitializedNotification.type, {});
+  return result;
+}
+
+/** `text` with non-overlapping LSP edits applied, as an editor applies them (lines split on \n). */
+export function applyLspEdits(text: string, edits: readonly TextEdit[]): string {
+  const lines = text.split("\n");
+  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  return [...edits]
+    .sort((a, b) => offset(b.range.start) - offset(a.range.start))
+    .reduce((t, e) => t.slice(0, offset(e.range.start)) + e.newText + t.slice(offset(e.range.end)), text);
 }

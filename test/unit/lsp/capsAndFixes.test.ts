@@ -8,25 +8,16 @@ import {
   DidChangeConfigurationNotification,
   DidOpenTextDocumentNotification,
   HoverRequest,
-  InitializedNotification,
-  InitializeRequest,
   type CodeAction,
   type InitializeResult,
   type MarkupContent,
   type PublishDiagnosticsParams,
-  type TextEdit,
 } from "vscode-languageserver-protocol/node";
 import { fixture, runCli } from "../../helpers/cli";
-import { startServer, type TestClient } from "../../helpers/lspClient";
+import { applyLspEdits, initialize, startServer, type TestClient } from "../../helpers/lspClient";
 
 const URI = "file:///work/glm/chat_template.jinja";
 
-/** `text` with one LSP edit applied (lines split on \n, as the fixtures are). */
-function applyLspEdit(text: string, e: TextEdit): string {
-  const lines = text.split("\n");
-  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  return text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end));
-}
 const TEXT = readFileSync(fixture("glm-style.jinja"), "utf8");
 
 describe("language server: capabilities and quick fixes", () => {
@@ -36,8 +27,7 @@ describe("language server: capabilities and quick fixes", () => {
 
   before(async () => {
     client = startServer();
-    init = await client.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} });
-    await client.connection.sendNotification(InitializedNotification.type, {});
+    init = await initialize(client);
     const published = client.nextDiagnostics(URI);
     await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT },
@@ -107,7 +97,7 @@ describe("language server: capabilities and quick fixes", () => {
     assert.match(fixAll.title, /^Fix all: \d+ safe fixes$/);
     const edits = fixAll.edit!.changes![URI];
     assert.equal(edits.length, 1);
-    const fixed = applyLspEdit(TEXT, edits[0]);
+    const fixed = applyLspEdits(TEXT, [edits[0]]);
     assert.equal(fixed, runCli(["fix", fixture("glm-style.jinja")]).stdout);
     assert.deepEqual(
       (await ask(["source"])).map((a) => a.kind),
@@ -149,13 +139,7 @@ describe("language server: code actions queued behind an analysis", () => {
   let client: TestClient;
   before(async () => {
     client = startServer();
-    await client.connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: null,
-      capabilities: {},
-      initializationOptions: { diagnostics: { debounceMs: 0, timeLimitMs: 3000 } },
-    });
-    await client.connection.sendNotification(InitializedNotification.type, {});
+    await initialize(client, { initializationOptions: { diagnostics: { debounceMs: 0, timeLimitMs: 3000 } } });
   });
   after(() => client.close());
 

@@ -6,13 +6,11 @@ import {
   DocumentHighlightKind,
   DocumentHighlightRequest,
   ReferencesRequest,
-  InitializedNotification,
-  InitializeRequest,
   SignatureHelpRequest,
   type InitializeResult,
   type MarkupContent,
 } from "vscode-languageserver-protocol/node";
-import { startServer, type TestClient } from "../../helpers/lspClient";
+import { initialize, startServer, type TestClient } from "../../helpers/lspClient";
 
 const URI = "file:///work/editing.jinja";
 const TEXT = [
@@ -30,13 +28,7 @@ describe("language server: editing features", () => {
 
   before(async () => {
     client = startServer();
-    init = await client.connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: null,
-      capabilities: {},
-      initializationOptions: { diagnostics: { engines: ["jinja2"] } },
-    });
-    await client.connection.sendNotification(InitializedNotification.type, {});
+    init = await initialize(client, { initializationOptions: { diagnostics: { engines: ["jinja2"] } } });
     await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT },
     });

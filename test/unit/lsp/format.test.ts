@@ -8,24 +8,13 @@ import {
   DocumentFormattingRequest,
   DocumentRangeFormattingRequest,
   HoverRequest,
-  InitializedNotification,
-  InitializeRequest,
   type InitializeResult,
   type MarkupContent,
-  type TextEdit,
 } from "vscode-languageserver-protocol/node";
-import { startServer, type TestClient } from "../../helpers/lspClient";
+import { applyLspEdits, initialize, startServer, type TestClient } from "../../helpers/lspClient";
 
 const URI = "file:///work/format/chat_template.jinja";
 const TEXT = "{%for m in messages%}\n{%if m.role=='user'%}\n{{-m.content}}\n{%endif%}\n{%endfor%}\n{{x}}";
-
-/** `text` with LSP edits applied (lines split on \n). */
-function applyLspEdits(text: string, edits: TextEdit[]): string {
-  const lines = text.split("\n");
-  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
-  return sorted.reduce((t, e) => t.slice(0, offset(e.range.start)) + e.newText + t.slice(offset(e.range.end)), text);
-}
 
 describe("language server: formatting", () => {
   let client: TestClient;
@@ -33,8 +22,7 @@ describe("language server: formatting", () => {
 
   before(async () => {
     client = startServer();
-    init = await client.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} });
-    await client.connection.sendNotification(InitializedNotification.type, {});
+    init = await initialize(client);
     const published = client.nextDiagnostics(URI);
     await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT },

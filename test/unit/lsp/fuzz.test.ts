@@ -13,13 +13,11 @@ import {
   DidOpenTextDocumentNotification,
   DocumentSymbolRequest,
   HoverRequest,
-  InitializedNotification,
-  InitializeRequest,
   ResponseError,
   type Position,
 } from "vscode-languageserver-protocol/node";
 import { corpusDir } from "../../helpers/corpus";
-import { startServer, type TestClient } from "../../helpers/lspClient";
+import { initialize, startServer, type TestClient } from "../../helpers/lspClient";
 import { pick, rng } from "../../helpers/random";
 import { mutate } from "../../helpers/templateMutations";
 
@@ -53,13 +51,7 @@ describe(`language server fuzz: ${COUNT} mutated corpus documents (seed ${SEED})
   before(async () => {
     client = startServer();
     client.connection.onClose(() => (closed = true));
-    await client.connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: null,
-      capabilities: {},
-      initializationOptions: { diagnostics: { debounceMs: DEBOUNCE_MS } },
-    });
-    await client.connection.sendNotification(InitializedNotification.type, {});
+    await initialize(client, { initializationOptions: { diagnostics: { debounceMs: DEBOUNCE_MS } } });
     for (const uri of uris) {
       await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri, languageId: "chat-template", version: 1, text: GOOD },

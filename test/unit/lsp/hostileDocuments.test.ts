@@ -9,14 +9,12 @@ import {
   DidOpenTextDocumentNotification,
   DocumentSymbolRequest,
   HoverRequest,
-  InitializedNotification,
-  InitializeRequest,
   type Diagnostic,
   type MarkupContent,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
 import { HOSTILE_TEMPLATES, SUPERLINEAR_BUILTINS } from "../../helpers/hostileTemplates";
-import { startServer, type TestClient } from "../../helpers/lspClient";
+import { initialize, startServer, type TestClient } from "../../helpers/lspClient";
 
 const TIME_LIMIT_MS = 3000;
 const MEMORY_LIMIT_MB = 64;
@@ -33,13 +31,7 @@ const lineThree = (text: string) => ({ start: { line: 2, character: 0 }, end: { 
 
 async function start(diagnostics: object): Promise<TestClient> {
   const client = startServer();
-  await client.connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: {},
-    initializationOptions: { diagnostics: { debounceMs: 0, engines: ALL_ENGINES, ...diagnostics } },
-  });
-  await client.connection.sendNotification(InitializedNotification.type, {});
+  await initialize(client, { initializationOptions: { diagnostics: { debounceMs: 0, engines: ALL_ENGINES, ...diagnostics } } });
   return client;
 }
 

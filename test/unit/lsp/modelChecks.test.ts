@@ -7,14 +7,12 @@ import { after, before, describe, it } from "node:test";
 import {
   DidChangeConfigurationNotification,
   DidOpenTextDocumentNotification,
-  InitializedNotification,
-  InitializeRequest,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
 import { gguf } from "../../../server/src/gguf/writer";
 import { tempDir } from "../../helpers/gguf";
 import { writeVocabGGUF } from "../../helpers/ggufVocab";
-import { startServer, type TestClient } from "../../helpers/lspClient";
+import { initialize, startServer, type TestClient } from "../../helpers/lspClient";
 
 const { dir, cleanup } = tempDir("lsp-model-");
 
@@ -34,13 +32,10 @@ describe("language server: checks against the model a template serves", () => {
     writeVocabGGUF(join(dir, "vocab.gguf"));
     writeVocabGGUF(join(dir, "adds-bos.gguf"), [["tokenizer.ggml.add_bos_token", gguf.bool(true)]]);
     client = startServer();
-    await client.connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
+    await initialize(client, {
       rootUri: pathToFileURL(dir).href,
-      capabilities: {},
       initializationOptions: { diagnostics: { engines: ["jinja2"] }, preview: { tokenizerModel: "vocab.gguf" } },
     });
-    await client.connection.sendNotification(InitializedNotification.type, {});
   });
   after(async () => {
     await client.close();

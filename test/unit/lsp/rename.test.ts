@@ -4,17 +4,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import {
   DidOpenTextDocumentNotification,
-  InitializedNotification,
-  InitializeRequest,
   LSPErrorCodes,
   PrepareRenameRequest,
   RenameRequest,
   ResponseError,
   type InitializeResult,
   type Position,
-  type TextEdit,
 } from "vscode-languageserver-protocol/node";
-import { startServer, type TestClient } from "../../helpers/lspClient";
+import { applyLspEdits, initialize, startServer, type TestClient } from "../../helpers/lspClient";
 
 const URI = "file:///work/rename.jinja";
 const TEXT = [
@@ -33,28 +30,13 @@ const TEXT = [
 const DYNAMIC_URI = "file:///work/dynamic.jinja";
 const DYNAMIC = "{% set ns = namespace(found='yes') %}{{ ns.found }}{{ ns['found'] }}";
 
-/** `text` with the edits applied (lines split on \n). */
-function applyEdits(text: string, edits: TextEdit[]): string {
-  const lines = text.split("\n");
-  const offset = (p: Position) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  return [...edits]
-    .sort((a, b) => offset(b.range.start) - offset(a.range.start))
-    .reduce((t, e) => t.slice(0, offset(e.range.start)) + e.newText + t.slice(offset(e.range.end)), text);
-}
-
 describe("language server: rename", () => {
   let client: TestClient;
   let init: InitializeResult;
 
   before(async () => {
     client = startServer();
-    init = await client.connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: null,
-      capabilities: {},
-      initializationOptions: { diagnostics: { engines: ["jinja2"] } },
-    });
-    await client.connection.sendNotification(InitializedNotification.type, {});
+    init = await initialize(client, { initializationOptions: { diagnostics: { engines: ["jinja2"] } } });
     for (const [uri, text] of [
       [URI, TEXT],
       [DYNAMIC_URI, DYNAMIC],
@@ -76,7 +58,7 @@ describe("language server: rename", () => {
     client.connection.sendRequest(PrepareRenameRequest.type, { textDocument: { uri }, position });
   const rename = (position: Position, newName: string, uri = URI) =>
     client.connection.sendRequest(RenameRequest.type, { textDocument: { uri }, position, newName });
-  const renamed = async (position: Position, newName: string) => applyEdits(TEXT, (await rename(position, newName))!.changes![URI]);
+  const renamed = async (position: Position, newName: string) => applyLspEdits(TEXT, (await rename(position, newName))!.changes![URI]);
   /** Asserts the request fails with a refusal whose message matches. */
   const refused = (request: Promise<unknown>, message: RegExp) =>
     assert.rejects(
@@ -169,13 +151,7 @@ describe("language server: rename of a template past the analysis limits", () =>
 
   before(async () => {
     client = startServer();
-    await client.connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: null,
-      capabilities: {},
-      initializationOptions: { diagnostics: { engines: ["jinja2"], timeLimitMs: 1000 } },
-    });
-    await client.connection.sendNotification(InitializedNotification.type, {});
+    await initialize(client, { initializationOptions: { diagnostics: { engines: ["jinja2"], timeLimitMs: 1000 } } });
   });
   after(() => client.close());
 

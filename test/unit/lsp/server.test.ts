@@ -9,8 +9,6 @@ import {
   DocumentSymbolRequest,
   FoldingRangeRequest,
   HoverRequest,
-  InitializedNotification,
-  InitializeRequest,
   SemanticTokensRequest,
   type CompletionItem,
   type DocumentSymbol,
@@ -18,7 +16,7 @@ import {
   type LocationLink,
   type MarkupContent,
 } from "vscode-languageserver-protocol/node";
-import { startServer, type TestClient } from "../../helpers/lspClient";
+import { initialize, startServer, type TestClient } from "../../helpers/lspClient";
 
 const DEBOUNCE_MS = 300;
 const URI = "file:///work/chat_template.jinja";
@@ -38,13 +36,10 @@ describe("language server over stdio", () => {
 
   before(async () => {
     client = startServer();
-    init = await client.connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: null,
+    init = await initialize(client, {
       capabilities: { textDocument: { definition: { linkSupport: true } } },
       initializationOptions: { diagnostics: { debounceMs: DEBOUNCE_MS, engines: ["jinja2"] } },
     });
-    await client.connection.sendNotification(InitializedNotification.type, {});
     opened = client.nextDiagnostics(URI);
     await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT },

@@ -5,11 +5,9 @@ import { after, before, describe, it } from "node:test";
 import {
   DidChangeConfigurationNotification,
   DidOpenTextDocumentNotification,
-  InitializedNotification,
-  InitializeRequest,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
-import { startServer, type TestClient } from "../../helpers/lspClient";
+import { initialize, startServer, type TestClient } from "../../helpers/lspClient";
 
 const URI = "file:///work/chatml/chat_template.jinja";
 // ChatML for string content only: Jinja2 throws on typed content.
@@ -22,8 +20,7 @@ describe("language server: findings about scenarios the template does not suppor
 
   before(async () => {
     client = startServer();
-    await client.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} });
-    await client.connection.sendNotification(InitializedNotification.type, {});
+    await initialize(client);
     const published = client.nextDiagnostics(URI);
     await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: URI, languageId: "chat-template", version: 1, text: TEXT },
