@@ -1,80 +1,49 @@
 // The `gguf-template:` file system: a chat template inside a GGUF as an editable document bound to its
-// file (see templateName.ts for the paths). Reading goes through the header only. Saving in place is
-// refused on purpose: rewriting a multi-gigabyte model on every Ctrl+S is never what was meant, so the
-// edits go out through "Save Template into a Copy of the GGUF".
-import { statSync } from "node:fs";
-import { posix } from "node:path";
+// file. Reading goes through the header only. Saving in place is refused on purpose: rewriting a
+// multi-gigabyte model on every Ctrl+S is never what was meant, so the edits go out through "Save
+// Template into a Copy of the GGUF".
 import * as vscode from "vscode";
 import { GGUFError } from "../../../server/src/gguf";
 import { boundModel } from "./binding";
-import { templateFileName, templateVariant } from "./templateName";
+import { containerOf, EmbeddedTemplateFileSystem, embeddedTemplateUri } from "./embeddedTemplateFileSystem";
 
 export const GGUF_TEMPLATE_SCHEME = "gguf-template";
 
 export function templateUri(gguf: vscode.Uri, variant: string | null): vscode.Uri {
-  return gguf.with({ scheme: GGUF_TEMPLATE_SCHEME, path: posix.join(gguf.path, templateFileName(variant)) });
+  return embeddedTemplateUri(GGUF_TEMPLATE_SCHEME, gguf, variant);
 }
 
 /** The GGUF file and template variant behind a `gguf-template:` URI. */
 export function ggufOf(uri: vscode.Uri): { file: vscode.Uri; variant: string | null } {
-  const variant = templateVariant(posix.basename(uri.path));
-  if (uri.scheme !== GGUF_TEMPLATE_SCHEME || variant === undefined) throw vscode.FileSystemError.FileNotFound(uri);
-  return { file: uri.with({ scheme: "file", path: posix.dirname(uri.path) }), variant };
+  return containerOf(GGUF_TEMPLATE_SCHEME, uri);
 }
 
-function templateText(uri: vscode.Uri): string {
-  const { file, variant } = ggufOf(uri);
-  let templates;
-  try {
-    templates = boundModel(file.fsPath).info.templates;
-  } catch (e) {
-    if (e instanceof GGUFError) throw vscode.FileSystemError.Unavailable(e.message);
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw vscode.FileSystemError.FileNotFound(file);
-    throw e;
-  }
-  const t = templates.find((x) => x.name === variant);
-  // a GGUF without a template opens an empty one, which a copy can then carry
-  if (!t && variant !== null) throw vscode.FileSystemError.FileNotFound(uri);
-  return t?.text ?? "";
-}
+const SAVE_INTO_COPY = "a template inside a GGUF is saved with 'Chat Template: Save Template into a Copy of the GGUF'";
 
-export class GGUFTemplateFileSystem implements vscode.FileSystemProvider {
-  private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.changes.event;
-
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => {});
+export class GGUFTemplateFileSystem extends EmbeddedTemplateFileSystem {
+  constructor() {
+    super(GGUF_TEMPLATE_SCHEME);
   }
 
-  stat(uri: vscode.Uri): vscode.FileStat {
-    const text = templateText(uri);
-    const st = statSync(ggufOf(uri).file.fsPath);
-    return { type: vscode.FileType.File, ctime: st.ctimeMs, mtime: st.mtimeMs, size: Buffer.byteLength(text) };
+  protected templateText(file: vscode.Uri, variant: string | null, uri: vscode.Uri): string {
+    let templates;
+    try {
+      templates = boundModel(file.fsPath).info.templates;
+    } catch (e) {
+      if (e instanceof GGUFError) throw vscode.FileSystemError.Unavailable(e.message);
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") throw vscode.FileSystemError.FileNotFound(file);
+      throw e;
+    }
+    const t = templates.find((x) => x.name === variant);
+    // a GGUF without a template opens an empty one, which a copy can then carry
+    if (!t && variant !== null) throw vscode.FileSystemError.FileNotFound(uri);
+    return t?.text ?? "";
   }
 
-  readFile(uri: vscode.Uri): Uint8Array {
-    return Buffer.from(templateText(uri), "utf8");
-  }
+  protected readonly notAFolder = "a GGUF is not a folder";
+  protected readonly notRemovable = SAVE_INTO_COPY;
 
   writeFile(): never {
-    throw vscode.FileSystemError.NoPermissions(
-      "a template inside a GGUF is saved with 'Chat Template: Save Template into a Copy of the GGUF'",
-    );
-  }
-
-  readDirectory(): never {
-    throw vscode.FileSystemError.NoPermissions("a GGUF is not a folder");
-  }
-
-  createDirectory(): never {
-    return this.writeFile();
-  }
-
-  delete(): never {
-    return this.writeFile();
-  }
-
-  rename(): never {
-    return this.writeFile();
+    throw vscode.FileSystemError.NoPermissions(SAVE_INTO_COPY);
   }
 }
