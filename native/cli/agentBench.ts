@@ -3,7 +3,7 @@
 // prompt, the tokens the KV cache served, the prefill time and the time to the first token (a request of one token).
 // What it measures is how much of each previous prompt the next one keeps: a template that renders earlier turns
 // differently from how the model wrote them, or a client block that changes per request, shows here as prefill.
-import { type CommandIO, parseArgs, UsageError } from "../../server/src/commandLine";
+import { type CommandIO, intOption, parseArgs, UsageError } from "../../server/src/commandLine";
 import { openLocalEndpoint, type LocalEndpoint } from "../endpoint";
 import { agentSession, systemPrompt } from "./agentSession";
 
@@ -19,13 +19,6 @@ export interface AgentTurn {
   reused: number;
   ttft_ms: number;
   prefill_ms: number;
-}
-
-function int(value: string | undefined, flag: string, def: number, min: number): number {
-  if (value === undefined) return def;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer >= ${min}`);
-  return n;
 }
 
 interface MessagesReply {
@@ -55,10 +48,10 @@ export async function agentSessionBench(argv: string[], io: CommandIO): Promise<
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const v = (k: string) => args.values.get(k);
-  const systemTokens = int(v("system-tokens"), "system-tokens", DEFAULT_SYSTEM_TOKENS, 1);
-  const turns = int(v("turns"), "turns", DEFAULT_TURNS, 1);
+  const systemTokens = intOption("system-tokens", v("system-tokens"), 1) ?? DEFAULT_SYSTEM_TOKENS;
+  const turns = intOption("turns", v("turns"), 1) ?? DEFAULT_TURNS;
   // the system prompt, the tools and ~300 tokens a turn, with room for a tokenizer coarser than the estimate
-  const context = int(v("context"), "context", Math.max(4096, Math.ceil(systemTokens * 1.25) + turns * 600 + 2048), 64);
+  const context = intOption("context", v("context"), 64) ?? Math.max(4096, Math.ceil(systemTokens * 1.25) + turns * 600 + 2048);
   const serveArgs = [
     ...(v("target") ? ["--target", v("target")!] : []),
     ...(v("draft") ? ["--draft", v("draft")!] : []),

@@ -7,6 +7,7 @@ import {
   type CommandIO,
   onOff,
   type ParsedArgs,
+  intOption,
   parseArgs,
   progressLine,
   UsageError,
@@ -116,13 +117,6 @@ export function summarize(plain: GenerateResult, dflash: GenerateResult): BenchS
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function int(value: string | undefined, flag: string, def: number, min: number): number {
-  if (value === undefined) return def;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer >= ${min}`);
-  return n;
-}
-
 export async function benchCommand(argv: string[], io: CommandIO): Promise<number> {
   try {
     return await bench(argv, io);
@@ -157,9 +151,9 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
   if (args.switches.has("compare-llama")) return compare(args, io);
   if (args.values.has("prompts")) throw new UsageError("--prompts goes with --compare-llama");
   if (args.values.has("target") !== args.values.has("draft")) throw new UsageError("--target and --draft go together");
-  const tokens = int(args.values.get("tokens"), "tokens", 256, 1);
-  const promptLen = int(args.values.get("prompt"), "prompt", 64, 1);
-  const runs = int(args.values.get("runs"), "runs", 3, 1);
+  const tokens = intOption("tokens", args.values.get("tokens"), 1) ?? 256;
+  const promptLen = intOption("prompt", args.values.get("prompt"), 1) ?? 64;
+  const runs = intOption("runs", args.values.get("runs"), 1) ?? 3;
   const sweep = args.values.has("context-sweep") ? parseContexts(args.values.get("context-sweep")!) : [];
   const builtIn = !args.values.has("target");
   const tmp = builtIn ? tempDir("bench") : undefined;
@@ -168,17 +162,14 @@ async function bench(argv: string[], io: CommandIO): Promise<number> {
     const engine = await Engine.load({
       target: pair.target,
       draft: pair.draft,
-      contextSize: int(
-        args.values.get("context"),
-        "context",
+      contextSize:
+        intOption("context", args.values.get("context"), 64) ??
         Math.max(4096, promptLen + tokens + 64, ...sweep.map((c) => c + tokens + 64)),
-        64,
-      ),
-      gpuLayers: int(args.values.get("gpu-layers"), "gpu-layers", -1, -1),
-      threads: int(args.values.get("threads"), "threads", 0, 0) || undefined,
-      draftMax: int(args.values.get("draft-max"), "draft-max", 0, 0) || undefined,
+      gpuLayers: intOption("gpu-layers", args.values.get("gpu-layers"), -1) ?? -1,
+      threads: intOption("threads", args.values.get("threads"), 0) || undefined,
+      draftMax: intOption("draft-max", args.values.get("draft-max"), 0) || undefined,
       draftAdaptive: onOff("draft-adaptive", args.values.get("draft-adaptive"), true),
-      draftWindow: int(args.values.get("draft-window"), "draft-window", 0, 0) || undefined,
+      draftWindow: intOption("draft-window", args.values.get("draft-window"), 0) || undefined,
     });
     try {
       // the constructed pair's cycle, as its byte tokens; a real model gets a text prompt
@@ -262,14 +253,14 @@ async function compare(args: ParsedArgs, io: CommandIO): Promise<number> {
     if (args.values.has(flag)) throw new UsageError(`--${flag} does not go with --compare-llama`);
   if (args.values.has("draft") && !args.values.has("target")) throw new UsageError("--draft needs --target");
   const demo = args.values.has("target") ? undefined : ensureDemoModels();
-  const threads = int(args.values.get("threads"), "threads", 0, 0) || undefined;
+  const threads = intOption("threads", args.values.get("threads"), 0) || undefined;
   const options = {
     target: demo?.target ?? args.values.get("target")!,
     draft: demo?.draft ?? args.values.get("draft"),
     prompts: args.values.has("prompts") ? parsePrompts(args.values.get("prompts")!) : DEFAULT_PROMPTS,
-    tokens: int(args.values.get("tokens"), "tokens", 64, 2),
+    tokens: intOption("tokens", args.values.get("tokens"), 2) ?? 64,
     threads,
-    gpuLayers: int(args.values.get("gpu-layers"), "gpu-layers", -1, -1),
+    gpuLayers: intOption("gpu-layers", args.values.get("gpu-layers"), -1) ?? -1,
   };
   if (demo) io.stderr(`bench: on the ${demo.description}\n`);
   const points = await compareLlama(options, (line) => io.stderr(`bench: ${line}\n`));

@@ -1,6 +1,6 @@
 // `chat-template serve` flags → the endpoint's configuration. A usage error here exits 2 before anything binds.
 import { isIP } from "node:net";
-import { type CommandHelp, UsageError, onOff, parseArgs } from "../../server/src/commandLine";
+import { type CommandHelp, UsageError, intOption, onOff, parseArgs } from "../../server/src/commandLine";
 import { normalOrigin } from "./origin";
 
 export const help: CommandHelp = {
@@ -120,14 +120,6 @@ export function isLoopback(host: string): boolean {
   return host === "::1";
 }
 
-function int(value: string | undefined, flag: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^-?\d+$/.test(value) || n < min || n > max)
-    throw new UsageError(`--${flag} must be an integer from ${min} to ${max} (got '${value}')`);
-  return n;
-}
-
 function ssePing(value: string | undefined): number {
   if (value === undefined) return DEFAULT_SSE_PING_SECONDS;
   const n = Number(value);
@@ -197,19 +189,19 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     chatTemplateFile: v("chat-template-file"),
     chatTemplateMirrorOf: v("chat-template-mirror-of"),
     host,
-    port: int(v("port"), "port", 0, 65535) ?? DEFAULT_PORT,
+    port: intOption("port", v("port"), 0, 65535) ?? DEFAULT_PORT,
     apiKey,
     allowedOrigins,
-    contextSize: int(v("context"), "context", 64, 1 << 24) ?? DEFAULT_CONTEXT,
-    gpuLayers: int(v("gpu-layers"), "gpu-layers", -1, 100000),
-    threads: int(v("threads"), "threads", 1, 1024),
-    draftMax: int(v("draft-max"), "draft-max", 1, 1024),
+    contextSize: intOption("context", v("context"), 64, 1 << 24) ?? DEFAULT_CONTEXT,
+    gpuLayers: intOption("gpu-layers", v("gpu-layers"), -1, 100000),
+    threads: intOption("threads", v("threads"), 1, 1024),
+    draftMax: intOption("draft-max", v("draft-max"), 1, 1024),
     draftAdaptive: onOff("draft-adaptive", v("draft-adaptive"), true),
-    draftWindow: int(v("draft-window"), "draft-window", 1, 1 << 24),
-    cacheRamMiB: int(v("cache-ram"), "cache-ram", 0, 1 << 24) ?? DEFAULT_CACHE_RAM_MIB,
+    draftWindow: intOption("draft-window", v("draft-window"), 1, 1 << 24),
+    cacheRamMiB: intOption("cache-ram", v("cache-ram"), 0, 1 << 24) ?? DEFAULT_CACHE_RAM_MIB,
     ssePingSeconds: ssePing(v("sse-ping-interval")),
     maxTokensOverflow: maxTokensOverflow(v("max-tokens-overflow")),
-    maxQueue: int(v("queue"), "queue", 0, 100000) ?? DEFAULT_QUEUE,
+    maxQueue: intOption("queue", v("queue"), 0, 100000) ?? DEFAULT_QUEUE,
     modelName: v("model-name"),
     keepClientBillingHeader: args.switches.has("keep-client-billing-header"),
     verbose: args.switches.has("verbose"),

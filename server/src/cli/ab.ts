@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { TemplateDocument } from "../document";
 import { abHeader, abJson, type AbTemplate, abText, markersOf, MAX_SAMPLES, runAb } from "../templateTests";
-import { type CommandHelp, type CommandIO, parseArgs, progressLine, UsageError } from "../commandLine";
+import { type CommandHelp, type CommandIO, intOption, parseArgs, progressLine, UsageError } from "../commandLine";
 import { startBundledEndpoint } from "./bundledEndpoint";
 import { readTemplate } from "./readTemplate";
 import { reach, readTestFiles } from "./test";
@@ -40,10 +40,7 @@ export async function abCommand(argv: string[], io: CommandIO): Promise<number> 
   if (args.positionals.length !== 2) throw new UsageError("give two templates, A and B");
   const suitePath = args.values.get("suite");
   if (suitePath === undefined) throw new UsageError("--suite FILE is required: a *.chat-template-test.json file with live cases");
-  const samplesText = args.values.get("samples");
-  const samples = samplesText === undefined ? undefined : Number(samplesText);
-  if (samples !== undefined && !(Number.isInteger(samples) && samples >= 1 && samples <= MAX_SAMPLES))
-    throw new UsageError(`--samples must be a whole number from 1 to ${MAX_SAMPLES}`);
+  const samples = intOption("samples", args.values.get("samples"), 1, MAX_SAMPLES);
   const url = args.values.get("endpoint");
   const [{ file }] = readTestFiles([suitePath]);
   const cases = file.cases.flatMap((c) => (c.live ? [{ name: c.name, live: c.live }] : []));

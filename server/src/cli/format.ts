@@ -2,7 +2,7 @@
 // only where every engine renders every sample scenario (and probes its caps) exactly as before; what the proof
 // leaves as it is, because it would change the output, is counted on stderr (listed with --explain).
 import { writeFileSync } from "node:fs";
-import { type CommandHelp, type CommandIO, parseArgs, UsageError } from "../commandLine";
+import { type CommandHelp, type CommandIO, intOption, parseArgs, UsageError } from "../commandLine";
 import { TemplateDocument } from "../document";
 import { formatTemplate } from "../services";
 import { readTemplate } from "./readTemplate";
@@ -38,20 +38,13 @@ export const help: CommandHelp = {
   ],
 };
 
-function indentOf(value: string | undefined): number {
-  if (value === undefined) return 4;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > 16) throw new UsageError(`--indent must be a whole number from 1 to 16 (got '${value}')`);
-  return n;
-}
-
 export function formatCommand(argv: string[], io: CommandIO): number {
   const args = parseArgs(argv, { values: ["indent"], switches: ["write", "check", "explain"] });
   const write = args.switches.has("write");
   const check = args.switches.has("check");
   if (write && check) throw new UsageError("give --write or --check, not both");
   if (args.positionals.length === 0) throw new UsageError("no template file given");
-  const indentWidth = indentOf(args.values.get("indent"));
+  const indentWidth = intOption("indent", args.values.get("indent"), 1, 16) ?? 4;
   const texts = args.positionals.map((file) => [file, readTemplate(file)] as const);
   let unparsed = false;
   let unformatted = false;

@@ -51,6 +51,17 @@ export function oneOf<T extends string>(flag: string, value: string, allowed: re
   return value as T;
 }
 
+/** An integer flag's value, undefined when it is absent; `max` left out: no upper bound. */
+export function intOption(flag: string, value: string | undefined, min: number, max?: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value) || n < min || (max !== undefined && n > max)) {
+    const range = max === undefined ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`--${flag} must be an integer ${range} (got '${value}')`);
+  }
+  return n;
+}
+
 /** An on|off flag's value; `def` when it is absent. */
 export function onOff(flag: string, value: string | undefined, def: boolean): boolean {
   return value === undefined ? def : oneOf(flag, value, ["on", "off"] as const) === "on";

@@ -2,7 +2,7 @@
 export { UsageError, oneOf, parseArgs, type ParsedArgs } from "./args";
 export { processIO } from "./io";
 export type { CommandIO } from "./io";
-export { onOff } from "./args";
+export { intOption, onOff } from "./args";
 export { packageRoot } from "./packageRoot";
 export { shellWords } from "./shellWords";
 export { formatCommandList, formatHelp, wantsHelp } from "./help";

@@ -109,7 +109,7 @@ describe("chat-template ab", { timeout: HANG_GUARD_MS }, () => {
       [[s.plain, s.thinking, "--suite", noLive, "--endpoint", s.endpoint.url], /has no live cases/],
       [
         [s.plain, s.thinking, "--suite", suite, "--endpoint", s.endpoint.url, "--samples", "0"],
-        /--samples must be a whole number from 1 to 1000/,
+        /--samples must be an integer from 1 to 1000/,
       ],
       [[s.plain, "--suite", suite, "--endpoint", s.endpoint.url], /give two templates/],
       [[s.plain, join(s.dir, "none.jinja"), "--suite", suite, "--endpoint", s.endpoint.url], /cannot read .*none\.jinja: ENOENT/],
