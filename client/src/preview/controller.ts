@@ -2,7 +2,7 @@
 // with every visible engine, and talks to the webview through a transport. panel.ts connects it to a
 // real webview and the editor; tests connect it to a fake one.
 import { TemplateDocument } from "../../../server/src/document";
-import { PyDict, type WallClock } from "../../../server/src/interpreter";
+import { localNow, PyDict, type WallClock } from "../../../server/src/interpreter";
 import { failed, REFERENCE_ENGINE, type EngineInput, type EngineOutcome, type PreviewEngine } from "./engines/engine";
 import { buildContext, contextDefaults, contextJson, scenarioFromCurrent, type BuiltContext } from "./model/context";
 import type { ModelBinding, ModelTokens, Tokenizer } from "../gguf/modelBinding";
@@ -148,7 +148,7 @@ export class PreviewController {
     if (this.doc?.text !== t.text) this.doc = new TemplateDocument(t.text);
     const { context, problem } = buildContext(this.scenarioContext, this.options, model ?? t.model);
     const scenario = this.scenarios.find((s) => s.id === this.scenarioId)?.name ?? "";
-    const now = (this.o.clock ?? localClock)();
+    const now = (this.o.clock ?? localNow)();
     return { uri: t.uri, name: t.name, text: t.text, doc: this.doc, scenario, context, problem, now };
   }
 
@@ -225,7 +225,7 @@ export class PreviewController {
     if (this.doc?.text !== t.text) this.doc = new TemplateDocument(t.text);
     const version = ++this.version;
     this.built = buildContext(this.scenarioContext, this.options, t.model);
-    const now = (this.o.clock ?? localClock)();
+    const now = (this.o.clock ?? localNow)();
     const input = {
       doc: this.doc,
       context: this.built.context,
@@ -411,17 +411,4 @@ function renderSafely(engine: PreviewEngine, input: EngineInput): ReturnType<Pre
   } catch (e) {
     return failed(`internal error in ${engine.label}: ${(e as Error).message}`);
   }
-}
-
-function localClock(): WallClock {
-  const d = new Date();
-  return {
-    year: d.getFullYear(),
-    month: d.getMonth() + 1,
-    day: d.getDate(),
-    hour: d.getHours(),
-    minute: d.getMinutes(),
-    second: d.getSeconds(),
-    microsecond: d.getMilliseconds() * 1000,
-  };
 }

@@ -16,6 +16,6 @@ export type { Limits } from "./limits";
 export type { Chunk, Output } from "./output";
 export type { Scope } from "./scope";
 export { jsonDumps } from "./python/jsonDumps";
-export { parseWallClock, render } from "./render";
+export { localNow, parseWallClock, render } from "./render";
 export type { RenderResult } from "./render";
 export { Tuple, typeName } from "./values";

@@ -122,7 +122,8 @@ export function render(doc: TemplateDocument, context: PyDict | Record<string, u
   return { output: out.toString(), chunks: out.chunks, error };
 }
 
-function localNow(): WallClock {
+/** This machine's local time as a template's `strftime_now` sees it. */
+export function localNow(): WallClock {
   const d = new Date();
   return {
     year: d.getFullYear(),
