@@ -1,8 +1,10 @@
 // What the .vsix holds: exactly the files the installed extension reads at run time, as rules over the
 // checkout, so that a new file in a shipped folder (a template, a schema, a starter test) ships without
-// an edit here, and nothing else does (tests, TypeScript sources, source maps, build intermediates).
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, sep } from "node:path";
+// an edit here, and nothing else does (tests, TypeScript sources, source maps, build intermediates); and, in the
+// linux-x64 package, node-llama-cpp bundled at packaging time (nodeLlamaCpp.ts) instead of its dependency tree.
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
+import { NODE_LLAMA_CPP_FILES } from "./nodeLlamaCpp";
 
 export type Target = "linux-x64" | "universal";
 
@@ -16,9 +18,6 @@ interface Rule {
 }
 
 const ANY = /.*/;
-// Third-party JavaScript as node loads it: no typings, maps, docs or tests.
-const RUNTIME_JS =
-  /^(?!(.*\/)?(test|tests|docs?|\.github)\/)(?!.*\.d\.[cm]?ts$)(?!.*\.map$).*\.(c?js|mjs|json|node)$|(^|\/)LICEN[CS]E[^/]*$/i;
 
 const RULES: Rule[] = [
   { base: "package.json", match: ANY },
@@ -38,13 +37,6 @@ const RULES: Rule[] = [
   { base: "native/build/cmake/bin", match: /^cts_(engine|loader)\.node$/, native: true },
   // node-llama-cpp's prebuilt llama.cpp: every CPU variant is loaded on the machine it fits
   { base: "node_modules/@node-llama-cpp/linux-x64", match: /^(package\.json|LICENSE|dist\/.*\.js|bins\/linux-x64\/[^/]+)$/, native: true },
-  // the preview's token counts import node-llama-cpp itself; its llama/ folder is the source bundle and
-  // build files, of which getLlama() reads only the release metadata
-  {
-    base: "node_modules/node-llama-cpp",
-    match: /^(package\.json|LICENSE|dist\/(?!.*\.d\.ts$)(?!.*\.map$).*\.js|llama\/[^/]+\.json)$/,
-    native: true,
-  },
 ];
 
 function walk(root: string, rel: string): string[] {
@@ -62,43 +54,20 @@ function pick(root: string, base: string, match: RegExp): string[] {
     .filter((f) => match.test(f === base ? f : f.slice(base.length + 1)));
 }
 
-/** Folder of an installed package as node resolves it from `from` (a package folder relative to root). */
-function resolvePackage(root: string, from: string, name: string): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir === "." ? "" : dir, "node_modules", name);
-    if (existsSync(join(root, candidate, "package.json"))) return posix(candidate);
-    if (dir === "." || dir === "") return undefined;
-  }
+/** The files of the package for target copied from the checkout as they are, relative to root, "/"-separated, sorted. */
+export function checkoutFiles(root: string, target: Target): string[] {
+  const rules = RULES.filter((r) => target === "linux-x64" || !r.native);
+  return [...new Set(rules.flatMap((r) => pick(root, r.base, r.match)))].sort();
 }
 
-/** node-llama-cpp's run-time dependencies, transitively, as the folders node would load them from. */
-export function dependencyFolders(root: string, start: string): string[] {
-  const seen = new Set<string>();
-  const visit = (folder: string) => {
-    const deps = JSON.parse(readFileSync(join(root, folder, "package.json"), "utf8")).dependencies ?? {};
-    for (const name of Object.keys(deps)) {
-      const found = resolvePackage(root, folder, name);
-      if (!found) throw new Error(`${name}, a dependency of ${folder}, is not installed (run npm ci)`);
-      if (!seen.has(found)) {
-        seen.add(found);
-        visit(found);
-      }
-    }
-  };
-  visit(start);
-  return [...seen].sort();
+/** The files of the package for target written at packaging time: node-llama-cpp bundled (nodeLlamaCpp.ts). */
+export function bundledFiles(target: Target): string[] {
+  return target === "linux-x64" ? NODE_LLAMA_CPP_FILES : [];
 }
 
 /** Every file of the package for target, relative to root, "/"-separated, sorted. */
 export function packageContents(root: string, target: Target): string[] {
-  const rules = RULES.filter((r) => target === "linux-x64" || !r.native);
-  const files = rules.flatMap((r) => pick(root, r.base, r.match));
-  if (target === "linux-x64") {
-    for (const dep of dependencyFolders(root, "node_modules/node-llama-cpp")) {
-      files.push(...pick(root, dep, RUNTIME_JS).filter((f) => !f.slice(dep.length + 1).includes("node_modules/")));
-    }
-  }
-  return [...new Set(files)].sort();
+  return [...checkoutFiles(root, target), ...bundledFiles(target)].sort();
 }
 
 /** Files the extension cannot run without; the package build and its test fail when one is missing. */
@@ -138,6 +107,7 @@ export function requiredFiles(target: Target): string[] {
     "node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-cpu-x64.so",
     "node_modules/node-llama-cpp/package.json",
     "node_modules/node-llama-cpp/dist/index.js",
+    "node_modules/node-llama-cpp/dist/bindings/utils/testBindingBinary.js",
     "node_modules/node-llama-cpp/llama/binariesGithubRelease.json",
   ];
 }

@@ -1,12 +1,14 @@
 // `npm run package [-- --universal] [-- --out DIR]`: the .vsix users install. The files of contents.ts are
-// copied into a staging folder with a package.json whose dependencies are just what the copy holds, and
+// copied into a staging folder (node-llama-cpp bundled there, nodeLlamaCpp.ts) with a package.json whose
+// dependencies are just what the copy holds, and
 // @vscode/vsce packs that folder, so nothing outside the list can slip in (vsce would otherwise take the
 // whole checkout, or no node_modules at all).
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { contentProblems, packageContents, type Target } from "./contents";
+import { bundledFiles, checkoutFiles, contentProblems, packageContents, type Target } from "./contents";
+import { stageNodeLlamaCpp } from "./nodeLlamaCpp";
 
 const ROOT = resolve(__dirname, "..");
 
@@ -32,7 +34,7 @@ export function stagedManifest(manifest: Record<string, unknown>, target: Target
   return { ...rest, ...(dependencies ? { dependencies } : {}) };
 }
 
-export function buildVsix(target: Target, outDir: string): { file: string; files: number; bytes: number } {
+export async function buildVsix(target: Target, outDir: string): Promise<{ file: string; files: number; bytes: number }> {
   const files = packageContents(ROOT, target);
   const problems = contentProblems(files, target);
   if (problems.length)
@@ -42,10 +44,11 @@ export function buildVsix(target: Target, outDir: string): { file: string; files
   const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
   const stage = mkdtempSync(join(tmpdir(), "chat-template-vsix-"));
   try {
-    for (const f of files) {
+    for (const f of checkoutFiles(ROOT, target)) {
       mkdirSync(dirname(join(stage, f)), { recursive: true });
       copyFileSync(join(ROOT, f), join(stage, f));
     }
+    if (bundledFiles(target).length) await stageNodeLlamaCpp(ROOT, stage);
     writeFileSync(join(stage, "package.json"), JSON.stringify(stagedManifest(manifest, target), null, 2) + "\n");
     // vsce warns without one; the folder already holds only what ships
     writeFileSync(join(stage, ".vscodeignore"), "# staged from packaging/contents.ts: every file here ships\n");
@@ -73,11 +76,11 @@ if (require.main === module) {
   const argv = process.argv.slice(2);
   const target: Target = argv.includes("--universal") ? "universal" : "linux-x64";
   const out = argv.includes("--out") ? resolve(argv[argv.indexOf("--out") + 1]!) : ROOT;
-  try {
-    const { file, files, bytes } = buildVsix(target, out);
-    console.log(`${file}: ${files} files, ${(bytes / 1e6).toFixed(1)} MB`);
-  } catch (e) {
-    console.error(`package: ${(e as Error).message}`);
-    process.exit(1);
-  }
+  buildVsix(target, out).then(
+    ({ file, files, bytes }) => console.log(`${file}: ${files} files, ${(bytes / 1e6).toFixed(1)} MB`),
+    (e: Error) => {
+      console.error(`package: ${e.message}`);
+      process.exit(1);
+    },
+  );
 }

@@ -20,9 +20,10 @@ let endpoint: EndpointService | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const engine = bundledEngine(context.extensionPath);
-  registerPreview(context, engine);
+  const served = registerEndpoint(context, engine);
+  endpoint = served;
+  registerPreview(context, engine, { source: () => served.tokenizerSource(), onDidChange: served.onDidChange });
   registerHfTemplates(context);
-  endpoint = registerEndpoint(context, engine);
   registerChatProvider(context, endpoint);
   registerTestAgainstModel(context, endpoint);
   registerTemplateTests(context, endpoint);

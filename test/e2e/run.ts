@@ -5,7 +5,8 @@
 // with the native engine; the universal one (what macOS, Windows and arm64 get) has none, and the suite
 // checks there that everything but the engine works and the engine's place says so.
 // PATTERN narrows the tests to those whose title matches it. --screenshots copies the screenshots the README and
-// the walkthrough show (SHOWN) into media/screenshots/, so that they are what the suite saw.
+// the walkthrough show (SHOWN) into media/screenshots/, so that they are what the suite saw. `--setup-only` installs
+// what is missing and stops, saying how long it took (a CI job can fill its cache with it).
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,7 +17,7 @@ import { startChannel, type SuiteResult } from "./driver/channel";
 import { codeServerDirs, startCodeServer } from "./driver/codeServer";
 import { installExtension } from "./driver/install";
 import { extensionHostErrors, saveLogs } from "./driver/logs";
-import { ensureTools, type Tools } from "./driver/tools";
+import { cacheDir, ensureTools, type Tools } from "./driver/tools";
 import { launchBrowser, runExtensionTests, workbenchUrl, type ExitReport } from "./driver/workbench";
 
 const ROOT = join(__dirname, "..", "..");
@@ -34,15 +35,16 @@ const SHOWN: Record<Target, string[]> = {
 const log = (line: string) => console.log(`[e2e] ${line}`);
 const seconds = (since: number) => `${Math.round((Date.now() - since) / 100) / 10} s`;
 
-function parseArgs(argv: string[]): { packages: Target[]; grep: string | undefined; screenshots: boolean } {
+function parseArgs(argv: string[]): { packages: Target[]; grep: string | undefined; screenshots: boolean; setupOnly: boolean } {
   const screenshots = argv.includes("--screenshots");
-  const args = argv.filter((a) => a !== "--screenshots");
+  const setupOnly = argv.includes("--setup-only");
+  const args = argv.filter((a) => a !== "--screenshots" && a !== "--setup-only");
   const at = args.indexOf("--package");
-  if (at < 0) return { packages: PACKAGES, grep: args[0], screenshots };
+  if (at < 0) return { packages: PACKAGES, grep: args[0], screenshots, setupOnly };
   const target = args[at + 1] as Target;
   if (!PACKAGES.includes(target)) throw new Error(`--package takes ${PACKAGES.join(" or ")}, not ${target}`);
   const rest = args.filter((_, i) => i !== at && i !== at + 1);
-  return { packages: [target], grep: rest[0], screenshots };
+  return { packages: [target], grep: rest[0], screenshots, setupOnly };
 }
 
 function run(cmd: string, args: string[]): void {
@@ -51,8 +53,12 @@ function run(cmd: string, args: string[]): void {
 
 async function main(): Promise<number> {
   const t0 = Date.now();
-  const { packages, grep, screenshots } = parseArgs(process.argv.slice(2));
+  const { packages, grep, screenshots, setupOnly } = parseArgs(process.argv.slice(2));
   const tools = ensureTools(log);
+  if (setupOnly) {
+    log(`tools ready in ${seconds(t0)} (${cacheDir()})`);
+    return 0;
+  }
   const vsixDir = mkdtempSync(join(tmpdir(), "chat-template-e2e-vsix-"));
   try {
     run("npm", ["run", "build"]);

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { EXTERNAL_ENDPOINT_SETTING, USE_EXTERNAL_ENDPOINT, unavailableMessage, type BundledEngine } from "../bundledEngine";
-import type { ModelTokens } from "../gguf/modelBinding";
+import type { ModelTokens, TokenizerSource } from "../gguf/modelBinding";
 import type { GenerationStats } from "./stats";
 import type { CliSpec } from "./cudaInstall";
 import { EndpointClient, type Connection } from "./http";
@@ -14,6 +14,7 @@ import { ownTemplate, servedModelInfo } from "./servedModel";
 import { readEndpointSettings, serveArgs, settingsProblem, type EndpointSettings } from "./settings";
 import { statusView, type EndpointStatus } from "./status";
 import { TemplateMirror } from "./templateMirror";
+import { endpointTokenizerSource } from "./tokenizer";
 
 export const API_KEY_SECRET = "chatTemplate.endpoint.externalApiKey";
 const SECTION = "chatTemplate.endpoint";
@@ -40,6 +41,8 @@ export class EndpointService implements vscode.Disposable {
   private mirrored: vscode.TextDocument | undefined;
   private startWhenTrusted = false;
   private progressShown = false;
+  /** The tokenizer of the endpoint that answers now, kept while the same model at the same URL answers. */
+  private tokens: { key: string; source: TokenizerSource } | null = null;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -94,6 +97,26 @@ export class EndpointService implements vscode.Disposable {
         ? { url: s.externalUrl, apiKey: (await this.context.secrets.get(API_KEY_SECRET)) || undefined }
         : null;
     return this.manager.state.kind === "ready" ? { url: this.manager.state.url } : null;
+  }
+
+  /** The running endpoint's tokenizer (its POST /tokenize), for the preview's token view; null while none answers. */
+  tokenizerSource(): TokenizerSource | null {
+    const running = this.answering();
+    if (!running) return (this.tokens = null);
+    const key = `${running.model} at ${running.url}`;
+    if (this.tokens?.key !== key) this.tokens = { key, source: endpointTokenizerSource(`endpoint: ${key}`, () => this.connection()) };
+    return this.tokens.source;
+  }
+
+  /** The endpoint that answers now (bundled and ready, or external and reached) and its model; null when none does. */
+  private answering(): { url: string; model: string } | null {
+    if (!vscode.workspace.isTrusted) return null;
+    if (this.settings().mode === "external") {
+      const e = this.external;
+      return this.externalOn && e && !e.error ? { url: e.url, model: e.model ?? "the served model" } : null;
+    }
+    const state = this.manager.state;
+    return state.kind === "ready" ? { url: state.url, model: state.model } : null;
   }
 
   /** The figures of the last generation through the editor, for the status bar. */

@@ -28,11 +28,15 @@ export interface Tokenizer {
   bos: BosInfo | null;
 }
 
-/** A model file the template is bound to (a GGUF): its special tokens and tokenizer. */
-export interface ModelBinding extends ModelTokens {
+/** Where the preview's token counts come from: a bound GGUF, or the running endpoint. */
+export interface TokenizerSource {
   label: string;
-  /** Texts of its control and user-defined tokens. */
-  specialTokens: readonly string[];
   /** Loaded on first use; a rejection says why counts are unavailable. */
   tokenizer(): Promise<Tokenizer>;
+}
+
+/** A model file the template is bound to (a GGUF): its special tokens and tokenizer. */
+export interface ModelBinding extends ModelTokens, TokenizerSource {
+  /** Texts of its control and user-defined tokens. */
+  specialTokens: readonly string[];
 }

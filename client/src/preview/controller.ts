@@ -5,7 +5,7 @@ import { TemplateDocument } from "../../../server/src/document";
 import { localNow, PyDict, type WallClock } from "../../../server/src/interpreter";
 import { failed, REFERENCE_ENGINE, type EngineInput, type EngineOutcome, type PreviewEngine } from "./engines/engine";
 import { buildContext, contextDefaults, contextJson, scenarioFromCurrent, type BuiltContext } from "./model/context";
-import type { ModelBinding, ModelTokens, Tokenizer } from "../gguf/modelBinding";
+import type { ModelBinding, ModelTokens, Tokenizer, TokenizerSource } from "../gguf/modelBinding";
 import { diffChanges, toReferenceOffset } from "./model/diff";
 import { engineView, type TokenCount } from "./model/engineView";
 import { chunkAt } from "./model/provenance";
@@ -81,6 +81,8 @@ export interface ControllerOptions {
   clock?: () => WallClock;
   /** chatTemplate.llamaServer.args, read at each render: the flags the user's llama-server starts with. */
   serverArgs?: () => readonly string[];
+  /** The running endpoint's tokenizer, for token counts when the template is bound to no GGUF; null while none runs. */
+  endpointTokenizer?: () => TokenizerSource | null;
 }
 
 export const DEFAULT_OPTIONS: PreviewOptions = {
@@ -92,7 +94,8 @@ export const DEFAULT_OPTIONS: PreviewOptions = {
   showWhitespace: false,
 };
 
-const NO_TOKENIZER = "token count unavailable: no tokenizer (open the template from a GGUF, or set chatTemplate.preview.tokenizerModel)";
+const NO_TOKENIZER =
+  "token count unavailable: no tokenizer (open the template from a GGUF, set chatTemplate.preview.tokenizerModel, or start the endpoint)";
 const MAX_COUNTS = 64;
 
 export class PreviewController {
@@ -106,7 +109,7 @@ export class PreviewController {
   private readonly outcomes = new Map<string, EngineOutcome | "pending">();
   private built: BuiltContext | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private tokenizer: { model: ModelBinding; loading: Promise<Tokenizer>; failure: string | null } | null = null;
+  private tokenizer: { source: TokenizerSource; loading: Promise<Tokenizer>; failure: string | null } | null = null;
   /** Each output's token view, by output text. */
   private readonly counts = new Map<string, TokenViewModel | "counting">();
   private readonly subscription: { dispose(): void };
@@ -210,7 +213,7 @@ export class PreviewController {
         reference: e.id === REFERENCE_ENGINE,
         visible: !this.hidden.has(e.id),
       })),
-      tokenizer: t?.model?.label ?? null,
+      tokenizer: this.tokenizerSource()?.label ?? null,
     };
   }
 
@@ -274,13 +277,27 @@ export class PreviewController {
     this.o.transport.post({ type: "update", update: { version: this.version, contextProblem: built.problem, engines } });
   }
 
+  /** The endpoint started or stopped: token counts come from it, or no longer do. */
+  endpointChanged(): void {
+    if (this.template?.model) return;
+    this.counts.clear();
+    this.postState();
+    this.publish();
+  }
+
+  /** The bound GGUF's tokenizer, else the running endpoint's. */
+  private tokenizerSource(): TokenizerSource | null {
+    return this.template?.model ?? this.o.endpointTokenizer?.() ?? null;
+  }
+
   /** The cached count, or starts counting and publishes again when it is known. */
   private count(text: string): TokenCount {
-    const model = this.template?.model;
-    if (!model) return { tokens: null, note: NO_TOKENIZER };
-    if (this.tokenizer?.model !== model) {
-      const loading = model.tokenizer();
-      const entry = { model, loading, failure: null as string | null };
+    const source = this.tokenizerSource();
+    if (!source) return { tokens: null, note: NO_TOKENIZER };
+    if (this.tokenizer?.source !== source) {
+      this.counts.clear();
+      const loading = source.tokenizer();
+      const entry = { source, loading, failure: null as string | null };
       loading.catch((e: Error) => {
         entry.failure = `token count unavailable: ${e.message}`;
         if (this.tokenizer === entry) this.publish();

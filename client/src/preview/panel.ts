@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import { unavailableColumnReason, type BundledEngine } from "../bundledEngine";
 import { boundModel } from "../gguf/binding";
 import { ggufOf, GGUF_TEMPLATE_SCHEME } from "../gguf/fileSystem";
-import type { ModelBinding } from "../gguf/modelBinding";
+import type { ModelBinding, TokenizerSource } from "../gguf/modelBinding";
 import { PreviewController, type PreviewHost, type TemplateInput } from "./controller";
 import { RENDER_MEMORY_MB } from "../helperProcess/limitedProcess";
 import { dialectProcessEngines, type DialectProcessOptions } from "./engines/dialectProcess";
@@ -18,6 +18,12 @@ import { previewPage } from "./page";
 import { showRenderDiff } from "./renderDiff";
 
 const VIEW_TYPE = "chatTemplate.preview";
+
+/** The running endpoint's tokenizer and when it may have come or gone (extension.ts passes the endpoint's). */
+export interface EndpointTokens {
+  source(): TokenizerSource | null;
+  onDidChange: vscode.Event<void>;
+}
 
 export function isChatTemplate(doc: vscode.TextDocument): boolean {
   return doc.languageId === "chat-template";
@@ -58,7 +64,13 @@ export class PreviewPanel {
   }
 
   /** Opens the preview for `doc`, or points the open one at it. */
-  static show(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, engine: BundledEngine, doc: vscode.TextDocument): void {
+  static show(
+    context: vscode.ExtensionContext,
+    log: vscode.LogOutputChannel,
+    engine: BundledEngine,
+    endpointTokens: EndpointTokens,
+    doc: vscode.TextDocument,
+  ): void {
     if (PreviewPanel.current) {
       PreviewPanel.current.panel.reveal(undefined, true);
       PreviewPanel.current.follow(doc);
@@ -74,7 +86,7 @@ export class PreviewPanel {
         localResourceRoots: [root],
       },
     );
-    PreviewPanel.current = new PreviewPanel(panel, context, log, engine, root);
+    PreviewPanel.current = new PreviewPanel(panel, context, log, engine, endpointTokens, root);
     PreviewPanel.current.follow(doc);
   }
 
@@ -83,6 +95,7 @@ export class PreviewPanel {
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly engine: BundledEngine,
+    endpointTokens: EndpointTokens,
     root: vscode.Uri,
   ) {
     const w = panel.webview;
@@ -109,8 +122,10 @@ export class PreviewPanel {
       scenarios: this.builtinScenarios(),
       debounceMs: s.debounceMs,
       serverArgs: () => vscode.workspace.getConfiguration("chatTemplate.llamaServer").get<string[]>("args", []),
+      endpointTokenizer: () => endpointTokens.source(),
     });
     this.disposables.push(
+      endpointTokens.onDidChange(() => this.controller.endpointChanged()),
       vscode.workspace.onDidChangeTextDocument((e) => this.controller.editTemplate(e.document.uri.toString(), e.document.getText())),
       vscode.window.onDidChangeActiveTextEditor((e) => e && isChatTemplate(e.document) && this.follow(e.document)),
       vscode.workspace.onDidChangeConfiguration((e) => {

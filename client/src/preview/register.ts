@@ -3,10 +3,10 @@ import * as vscode from "vscode";
 import type { BundledEngine } from "../bundledEngine";
 import { openTemplateFromGguf, saveTemplateToGgufCopy } from "../gguf/commands";
 import { GGUF_TEMPLATE_SCHEME, GGUFTemplateFileSystem } from "../gguf/fileSystem";
-import { isChatTemplate, PreviewPanel } from "./panel";
+import { isChatTemplate, PreviewPanel, type EndpointTokens } from "./panel";
 import { RENDER_SCHEME, renderContentProvider } from "./renderDiff";
 
-export function registerPreview(context: vscode.ExtensionContext, engine: BundledEngine): void {
+export function registerPreview(context: vscode.ExtensionContext, engine: BundledEngine, endpointTokens: EndpointTokens): void {
   const log = vscode.window.createOutputChannel("Chat Template Preview", { log: true });
   context.subscriptions.push(
     log,
@@ -20,7 +20,7 @@ export function registerPreview(context: vscode.ExtensionContext, engine: Bundle
         void vscode.window.showErrorMessage("Open a chat template (a .jinja file, or one from a GGUF) to render it.");
         return;
       }
-      PreviewPanel.show(context, log, engine, doc);
+      PreviewPanel.show(context, log, engine, endpointTokens, doc);
     }),
     vscode.commands.registerCommand("chatTemplate.openTemplateFromGguf", (uri?: vscode.Uri) => openTemplateFromGguf(uri)),
     vscode.commands.registerCommand("chatTemplate.saveTemplateToGgufCopy", () => saveTemplateToGgufCopy()),

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { suite, suiteSetup, suiteTeardown, test } from "mocha";
 import * as vscode from "vscode";
-import { hasBrowser, screenshot, texts, waitForTexts } from "./helpers/driver";
+import { click, elements, hasBrowser, screenshot, texts, waitForElements, waitForTexts } from "./helpers/driver";
 import { poll } from "./helpers/wait";
 import { extension, hasNativeEngine, installedPackage, openFixture, repoFile } from "./helpers/workspace";
 
@@ -157,6 +157,36 @@ suite("endpoint", () => {
     } finally {
       await settings.update("maxTokens", undefined, vscode.ConfigurationTarget.Global);
       // the preview it opened would otherwise greet the preview suite
+      const preview = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith("chatTemplate.preview"));
+      if (preview) await vscode.window.tabGroups.close(preview);
+    }
+  });
+
+  test("with no GGUF set, the preview's Tokens view splits the output with the endpoint's /tokenize", async function () {
+    if (!hasBrowser) this.skip();
+    this.timeout(60_000);
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand("chatTemplate.renderWithSampleMessages");
+    try {
+      await waitForTexts(
+        "#tokenizer",
+        (t) => t.some((s) => s.startsWith(`tokenizer: endpoint: ${DEMO_MODEL} at http://127.0.0.1:`)),
+        30_000,
+      );
+      await waitForElements(`#engine-jinja2 button[data-action="tokens"]`, [], (found) => found.length > 0, 30_000);
+      await click(`#engine-jinja2 button[data-action="tokens"]`);
+      const [view] = await waitForElements("#engine-jinja2 pre.token-view", ["data-count"], (found) => found.length > 0, 30_000);
+      assert.ok(Number(view!.attributes["data-count"]) > 0, JSON.stringify(view!.attributes));
+      // Qwen3's template writes <|im_start|> and <|im_end|>: special tokens of the demo vocabulary
+      const specials = await elements("#engine-jinja2 pre.token-view span.tok.special");
+      assert.ok(
+        specials.some((s) => s.text === "<|im_start|>"),
+        JSON.stringify(specials.map((s) => s.text)),
+      );
+      await screenshot("preview-tokens-endpoint");
+    } finally {
       const preview = vscode.window.tabGroups.all
         .flatMap((g) => g.tabs)
         .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith("chatTemplate.preview"));
