@@ -97,7 +97,7 @@ async function main(): Promise<number> {
         return execFileSync("bash", ["-c", command], { cwd: workdir, encoding: "utf8" });
       },
     });
-    // no execute: a forced call's arguments are the random model's own, never a command to run
+    // no execute: a forced call is checked as the model wrote it, one well-formed call (the loop stops there)
     const record = ai.tool({ description: "Record a note", inputSchema: z.object({ note: z.string() }) });
 
     const roundTrip = (steps: Step[], text: string, commands: string[]) => {
