@@ -5,6 +5,9 @@
 //   - a turn that starts from the user: a call to one of its tools (a shell or listing tool when there is one,
 //     running `ls`), whose arguments the grammar holds to a schema-valid value for each required field;
 //   - a turn that answers tool results: a short text that quotes the last result.
+// A forced call (`required`, or a tool named) is one call too, with the same arguments (to the named tool): left to
+// the random weights it comes as several calls (parallel calls are allowed) of random strings, the last one cut by
+// max_tokens, which no client can run.
 // The output is still the model's own tokens, sampled under the grammar; the server adds no text. The prompt is
 // the request's own, token for token; only the constraints (grammar, triggers, parser) come from the narrowed
 // request, built with thinking off so that nothing (no reasoning the random model would ramble in) comes first.
@@ -107,24 +110,27 @@ function pendingResults(messages: Message[]): Message[] {
 }
 
 /**
- * The prompt for the agent demo's turn, or null when the request is not one it steers (no tools, a tool_choice
- * other than auto, an output format or grammar of its own).
+ * The prompt for the agent demo's turn, or null when the request is not one it steers (no tools, tool_choice none
+ * or naming a tool it does not offer, an output format or grammar of its own).
  */
 export async function agentDemoPrompt(apply: Apply, request: ChatRequest): Promise<ChatPrompt | null> {
   const tools = (request.tools ?? []) as Tool[];
-  if (!tools.length || (request.tool_choice ?? "auto") !== "auto") return null;
+  const choice = request.tool_choice ?? "auto";
+  if (!tools.length || choice === "none") return null;
   if (request.response_format || request.grammar !== undefined || request.json_schema !== undefined) return null;
   const messages = request.messages as Message[];
   // the grammar (not the prompt) as with thinking off: the call or the answer comes first, no reasoning before it
   const plain: ChatRequest = { ...request, chat_template_kwargs: { ...request.chat_template_kwargs, enable_thinking: false } };
   const results = pendingResults(messages);
-  if (results.length) {
+  if (results.length && choice === "auto") {
     const prompt = await apply(request);
     const answer = literalGrammar(answerQuoting(textOf(results.at(-1)!.content)));
     const constraint = await apply({ ...plain, tools: undefined, tool_choice: undefined, parallel_tool_calls: undefined, grammar: answer });
     return { ...constraint, prompt: prompt.prompt };
   }
-  const tool = preferredTool(tools);
+  // a tool it does not offer: the chat layer's own error says so
+  const tool = typeof choice === "object" ? tools.find((t) => t.function?.name === choice.function.name) : preferredTool(tools);
+  if (!tool) return null;
   const forced: ChatRequest = {
     ...plain,
     tool_choice: { type: "function", function: { name: tool.function?.name ?? "" } },

@@ -15,10 +15,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { startEndpoint } from "../helpers/endpoint";
+import { describeCounts, requestCounts } from "./requests";
 
-const ROOT = join(__dirname, "..", "..");
-const CLI = join(ROOT, "dist", "cli.js");
 // far above a run on two cores (two prefills of ~56k tokens), below CI's 90 minutes
 const RUN_TIMEOUT_MS = 25 * 60_000;
 
@@ -71,32 +70,6 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-interface Endpoint {
-  url: string;
-  stderr: () => string;
-  stop: () => Promise<void>;
-}
-
-function serve(context: number, storage: string): Promise<Endpoint> {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--context", String(context)], {
-    env: { ...process.env, CTS_STORAGE_DIR: storage },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  return new Promise((resolve, reject) => {
-    let url = "";
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const e = JSON.parse(line) as { event: string; url?: string; message?: string };
-      if (e.event === "listening") url = e.url!;
-      if (e.event === "error") reject(new Error(`the endpoint failed to load: ${e.message}`));
-      if (e.event === "ready") resolve({ url, stderr: () => stderr, stop: () => (child.kill("SIGTERM"), exited) });
-    });
-    void exited.then(() => reject(new Error(`the endpoint exited before it was ready:\n${stderr}`)));
-  });
-}
-
 function claude(binary: string, url: string, home: string, workdir: string): Promise<ClaudeRun> {
   const env = {
     PATH: process.env.PATH ?? "",
@@ -144,14 +117,6 @@ function claude(binary: string, url: string, home: string, workdir: string): Pro
   );
 }
 
-/** /v1/messages answers by status, from the endpoint's metrics. */
-async function messageStatuses(url: string): Promise<Map<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const counts = new Map<string, number>();
-  for (const m of text.matchAll(/^cts_requests_total\{route="\/v1\/messages",status="(\d+)"\} (\d+)$/gm)) counts.set(m[1], Number(m[2]));
-  return counts;
-}
-
 async function main(): Promise<number> {
   const [binary, ...contexts] = process.argv.slice(2);
   if (!binary) throw new Error("usage: claudeCode.ts CLAUDE_BINARY [CONTEXT…]");
@@ -165,26 +130,22 @@ async function main(): Promise<number> {
       const started = Date.now();
       const dir = mkdtempSync(join(scratch, `ctx-${s.context}-`));
       writeFileSync(join(dir, PROBE), "");
-      const endpoint = await serve(s.context, scratch);
+      const endpoint = await startEndpoint(["--context", String(s.context)], { viaCli: true });
       let run: ClaudeRun;
       let requests: Map<string, number>;
       try {
         run = await claude(binary, endpoint.url, dir, dir);
-        requests = await messageStatuses(endpoint.url);
+        requests = await requestCounts(endpoint.url, "/v1/messages");
       } finally {
         await endpoint.stop();
       }
       const problem = s.check(run, requests);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const statuses = [...requests].map(([status, n]) => `${n}×${status}`).join(", ");
       console.log(
-        `[claude-code] --context ${s.context} ${s.expect}: ${problem ? "FAIL" : "ok"} in ${seconds} s (exit ${run.exitCode}, ${run.json?.num_turns ?? "?"} turns, /v1/messages ${statuses})`,
+        `[claude-code] --context ${s.context} ${s.expect}: ${problem ? "FAIL" : "ok"} in ${seconds} s (exit ${run.exitCode}, ${run.json?.num_turns ?? "?"} turns, /v1/messages ${describeCounts(requests)})`,
       );
       console.log(`[claude-code]   result: ${JSON.stringify((run.json?.result ?? "").slice(0, 200))}`);
-      const log = endpoint
-        .stderr()
-        .split("\n")
-        .filter((l) => / \/v1\/messages /.test(l));
+      const log = endpoint.stderr.split("\n").filter((l) => / \/v1\/messages /.test(l));
       for (const line of log) console.log(`[claude-code]   endpoint: ${line}`);
       if (problem) {
         failures++;

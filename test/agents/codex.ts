@@ -8,40 +8,13 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { startEndpoint } from "../helpers/endpoint";
+import { describeCounts, requestCounts } from "./requests";
 
-const ROOT = join(__dirname, "..", "..");
-const CLI = join(ROOT, "dist", "cli.js");
 // far above a run on two cores (a prefill of ~19k tokens, then one mostly cached), below CI's 90 minutes
 const RUN_TIMEOUT_MS = 25 * 60_000;
 const PROBE = "cts-agent-probe.txt";
 const CONTEXT = 65536;
-
-interface Endpoint {
-  url: string;
-  stderr: () => string;
-  stop: () => Promise<void>;
-}
-
-function serve(storage: string): Promise<Endpoint> {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--context", String(CONTEXT)], {
-    env: { ...process.env, CTS_STORAGE_DIR: storage },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  return new Promise((resolve, reject) => {
-    let url = "";
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const e = JSON.parse(line) as { event: string; url?: string; message?: string };
-      if (e.event === "listening") url = e.url!;
-      if (e.event === "error") reject(new Error(`the endpoint failed to load: ${e.message}`));
-      if (e.event === "ready") resolve({ url, stderr: () => stderr, stop: () => (child.kill("SIGTERM"), exited) });
-    });
-    void exited.then(() => reject(new Error(`the endpoint exited before it was ready:\n${stderr}`)));
-  });
-}
 
 interface CodexItem {
   type: string;
@@ -75,7 +48,10 @@ function codex(binary: string, url: string, home: string, workdir: string): Prom
     `model_providers.cts=${provider}`,
     "Which files are here?",
   ];
-  const env = { PATH: process.env.PATH ?? "", HOME: home, CODEX_HOME: join(home, ".codex"), CTS_API_KEY: "dummy" };
+  // Codex refuses a CODEX_HOME that does not exist
+  const codexHome = join(home, ".codex");
+  mkdirSync(codexHome, { recursive: true });
+  const env = { PATH: process.env.PATH ?? "", HOME: home, CODEX_HOME: codexHome, CTS_API_KEY: "dummy" };
   const child = spawn(binary, args, { cwd: workdir, env, stdio: ["ignore", "pipe", "pipe"] });
   let [stdout, stderr] = ["", ""];
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -114,15 +90,12 @@ async function main(): Promise<number> {
     const workdir = join(scratch, "work");
     mkdirSync(workdir);
     writeFileSync(join(workdir, PROBE), "");
-    const endpoint = await serve(scratch);
+    const endpoint = await startEndpoint(["--context", String(CONTEXT)], { viaCli: true });
     let run: CodexRun;
     let requests: string;
     try {
       run = await codex(binary, endpoint.url, scratch, workdir);
-      const metrics = await (await fetch(`${endpoint.url}/metrics`)).text();
-      requests = [...metrics.matchAll(/^cts_requests_total\{route="\/v1\/responses",status="(\d+)"\} (\d+)$/gm)]
-        .map((m) => `${m[2]}×${m[1]}`)
-        .join(", ");
+      requests = describeCounts(await requestCounts(endpoint.url, "/v1/responses"));
     } finally {
       await endpoint.stop();
     }
@@ -131,11 +104,7 @@ async function main(): Promise<number> {
     console.log(
       `[codex] --context ${CONTEXT} runs ls and quotes it: ${failure ? "FAIL" : "ok"} in ${seconds} s (exit ${run.exitCode}, /v1/responses ${requests})`,
     );
-    for (const line of endpoint
-      .stderr()
-      .split("\n")
-      .filter((l) => / \/v1\/responses /.test(l)))
-      console.log(`[codex]   endpoint: ${line}`);
+    for (const line of endpoint.stderr.split("\n").filter((l) => / \/v1\/responses /.test(l))) console.log(`[codex]   endpoint: ${line}`);
     if (failure) console.log(`[codex]   ${failure}`);
     return failure ? 1 : 0;
   } finally {

@@ -170,26 +170,78 @@ test("a tool result: a short answer quoting it (OpenAI chat, Anthropic, Response
   assert.equal(answer.output_text, QUOTE);
 });
 
-test("tool_choice none, required or named, and requests without tools, are not steered", async () => {
-  const messages = [{ role: "user" as const, content: "What files are here?" }];
+test("tool_choice none is not steered", async () => {
   const none = await openai.chat.completions.create({
     model: "m",
-    messages,
+    messages: [{ role: "user", content: "What files are here?" }],
     tools: [BASH],
     tool_choice: "none",
     max_tokens: 20,
     temperature: 0,
   });
   assert.equal(none.choices[0].message.tool_calls, undefined);
-  const named = await openai.chat.completions.create({
-    model: "m",
-    messages,
-    tools: [WEATHER_TOOL, BASH],
-    tool_choice: { type: "function", function: { name: "get_weather" } },
-    max_tokens: 100,
-    temperature: 0,
-  });
-  assert.equal((named.choices[0].message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.name, "get_weather");
+});
+
+test("a forced call (required, or a tool named) is one call with the demo's arguments, on every API, even after a tool result", async () => {
+  // left to the random weights, these came as one to several calls of random strings (the ai SDK's forced call)
+  const calls = (m: OpenAI.ChatCompletionMessage) =>
+    (m.tool_calls ?? []).map((c) => {
+      const f = (c as OpenAI.ChatCompletionMessageFunctionToolCall).function;
+      return [f.name, JSON.parse(f.arguments)];
+    });
+  const afterResult: OpenAI.ChatCompletionMessageParam[] = [
+    { role: "user", content: "What files are here?" },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "Bash", arguments: '{"command":"ls"}' } }],
+    },
+    { role: "tool", tool_call_id: "call_1", content: RESULT },
+  ];
+  for (const messages of [
+    [{ role: "user" as const, content: "Note it." }],
+    [{ role: "user" as const, content: "Again, note it." }],
+    afterResult,
+  ]) {
+    const required = await openai.chat.completions.create({ model: "m", messages, tools: [WEATHER_TOOL, BASH], tool_choice: "required" });
+    assert.deepEqual(calls(required.choices[0].message), [["Bash", { command: "ls" }]]);
+    assert.equal(required.choices[0].finish_reason, "tool_calls");
+    const named = await openai.chat.completions.create({
+      model: "m",
+      messages,
+      tools: [WEATHER_TOOL, BASH],
+      tool_choice: { type: "function", function: { name: "get_weather" } },
+    });
+    assert.deepEqual(calls(named.choices[0].message), [["get_weather", { city: "demo" }]]);
+  }
+
+  const tools = [{ name: "get_weather", input_schema: WEATHER_TOOL.function.parameters as Anthropic.Tool.InputSchema }];
+  for (const tool_choice of [{ type: "any" as const }, { type: "tool" as const, name: "get_weather" }]) {
+    const r = await anthropic.messages.create({
+      model: "m",
+      max_tokens: 200,
+      tools,
+      tool_choice,
+      messages: [{ role: "user", content: "Note it." }],
+    });
+    assert.equal(r.stop_reason, "tool_use");
+    assert.deepEqual(
+      r.content.filter((b) => b.type === "tool_use").map((b) => [b.name, b.input]),
+      [["get_weather", { city: "demo" }]],
+    );
+  }
+
+  const fn = {
+    type: "function" as const,
+    name: "exec_command",
+    parameters: { type: "object", properties: { cmd: { type: "string" } }, required: ["cmd"] },
+    strict: false,
+  };
+  const r = await openai.responses.create({ model: "m", input: "Note it.", tools: [fn], tool_choice: "required" });
+  assert.deepEqual(
+    r.output.filter((i) => i.type === "function_call").map((i) => JSON.parse(i.arguments)),
+    [{ cmd: "ls" }],
+  );
 });
 
 test("a model without the mark is never steered: the same tool-result turn gets its own output", async () => {
