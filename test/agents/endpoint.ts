@@ -1,6 +1,7 @@
 // What every agent run needs from the endpoint: `chat-template serve` on the demo models in a child process (the
 // built dist/cli.js, as a user runs it), its answers per route and status from /metrics, and its log lines.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -12,6 +13,8 @@ export interface Endpoint {
   log: (route: string) => string[];
   /** Answers to this route by status, from /metrics: `2×200, 1×400`. */
   requests: (route: string) => Promise<Map<string, number>>;
+  /** The CPU seconds the endpoint has used: on a busy machine a better guess of an idle CI's time than the wall clock. */
+  cpuSeconds: () => number | undefined;
   stop: () => Promise<void>;
 }
 
@@ -34,11 +37,23 @@ export function serve(context: number, storage: string): Promise<Endpoint> {
           url,
           log: (route) => stderr.split("\n").filter((l) => l.includes(` ${route} `)),
           requests: (route) => requestCounts(url, route),
+          cpuSeconds: () => cpuSeconds(child.pid),
           stop: () => (child.kill("SIGTERM"), exited),
         });
     });
     void exited.then(() => reject(new Error(`the endpoint exited before it was ready:\n${stderr}`)));
   });
+}
+
+/** utime + stime from /proc (Linux; clock ticks of 1/100 s), or undefined elsewhere. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    // the fields after the command name, which is in parentheses and may hold spaces
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 async function requestCounts(url: string, route: string): Promise<Map<string, number>> {

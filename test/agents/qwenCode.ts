@@ -21,7 +21,9 @@ interface QwenRun extends ClientRun {
 }
 
 async function qwen(binary: string, url: string, home: string, workdir: string): Promise<QwenRun> {
+  // the prompt first: --allowed-tools takes a list, which would swallow a prompt after it
   const args = [
+    "Which files are here?",
     "--auth-type",
     "openai",
     "--openai-base-url",
@@ -34,7 +36,6 @@ async function qwen(binary: string, url: string, home: string, workdir: string):
     "json",
     "--allowed-tools",
     "run_shell_command(ls)",
-    "Which files are here?",
   ];
   const env = { PATH: process.env.PATH ?? "", HOME: home };
   const run = await runClient(binary, args, { cwd: workdir, env, timeoutMs: RUN_TIMEOUT_MS });

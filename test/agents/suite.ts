@@ -50,16 +50,18 @@ async function main<R extends ClientRun>(name: string, route: string, scenarios:
       const endpoint = await serve(s.context, scratch);
       let run: R;
       let requests: Map<string, number>;
+      let cpu: number | undefined;
       try {
         run = await s.run(endpoint.url, home, workdir);
         requests = await endpoint.requests(route);
+        cpu = endpoint.cpuSeconds();
       } finally {
         await endpoint.stop();
       }
       const problem = s.check(run, requests);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       console.log(
-        `[${name}] --context ${s.context} ${s.expect}: ${problem ? "FAIL" : "ok"} in ${seconds} s (exit ${run.exitCode}, ${route} ${formatCounts(requests)})`,
+        `[${name}] --context ${s.context} ${s.expect}: ${problem ? "FAIL" : "ok"} in ${seconds} s (exit ${run.exitCode}, ${route} ${formatCounts(requests)}${cpu === undefined ? "" : `, endpoint CPU ${cpu.toFixed(1)} s`})`,
       );
       console.log(`[${name}]   answer: ${JSON.stringify(s.answer(run).slice(0, 200))}`);
       for (const line of endpoint.log(route)) console.log(`[${name}]   endpoint: ${line}`);
