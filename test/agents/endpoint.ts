@@ -31,7 +31,11 @@ export function serve(context: number, storage: string): Promise<Endpoint> {
     createInterface({ input: child.stdout }).on("line", (line) => {
       const e = JSON.parse(line) as { event: string; url?: string; message?: string };
       if (e.event === "listening") url = e.url!;
-      if (e.event === "error") reject(new Error(`the endpoint failed to load: ${e.message}`));
+      if (e.event === "error") {
+        // the endpoint stays up after a failed load (it answers 503s): stop it, or it outlives the run
+        child.kill("SIGTERM");
+        reject(new Error(`the endpoint failed to load: ${e.message}`));
+      }
       if (e.event === "ready")
         resolve({
           url,
