@@ -15,9 +15,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startEndpoint } from "../helpers/endpoint";
 import { describeCounts, requestCounts } from "./requests";
+import { PROBE } from "./suite";
 
 /** The file the round trip must find: `ls` ran in the scratch folder and the answer quotes its output. */
-const PROBE = "cts-agent-probe.txt";
 // as a user sets it: the Anthropic provider's default for a model it does not know (4096) fills --context's default
 const MAX_OUTPUT_TOKENS = 1024;
 

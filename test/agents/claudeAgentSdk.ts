@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startEndpoint } from "../helpers/endpoint";
 import { describeCounts, requestCounts } from "./requests";
+import { PROBE } from "./suite";
 
-const PROBE = "cts-agent-probe.txt";
 // room for the 32000 max_tokens Claude Code asks of a model it does not know, beside its ~4.4k-token prompt
 const CONTEXT = 65536;
 

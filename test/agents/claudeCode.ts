@@ -11,27 +11,11 @@
 // Run by test/agents/claude-code.sh, which installs the pinned Claude Code and cuts the network off.
 // Usage: node --import tsx test/agents/claudeCode.ts CLAUDE_BINARY [CONTEXT…]
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startEndpoint } from "../helpers/endpoint";
-import { describeCounts, requestCounts } from "./requests";
+import { type ClientRun, runClient } from "./client";
+import { PROBE, RUN_TIMEOUT_MS, runSuite, type Scenario } from "./suite";
 
-// far above a run on two cores (two prefills of ~56k tokens), below CI's 90 minutes
-const RUN_TIMEOUT_MS = 25 * 60_000;
-
-interface Scenario {
-  context: number;
-  expect: string;
-  check(run: ClaudeRun, requests: Map<string, number>): string | null;
-}
-
-interface ClaudeRun {
-  exitCode: number | null;
+interface ClaudeRun extends ClientRun {
   json: { is_error?: boolean; result?: string; subtype?: string; num_turns?: number } | null;
-  stdout: string;
-  stderr: string;
 }
 
 const completed = (run: ClaudeRun) =>
@@ -39,16 +23,13 @@ const completed = (run: ClaudeRun) =>
     ? null
     : `expected exit 0 and is_error false, got exit ${run.exitCode}: ${(run.json?.result ?? run.stdout + run.stderr).slice(0, 400)}`;
 
-/** The file the tool round trip must find: `ls` ran in the working folder and the answer quotes its output. */
-const PROBE = "cts-agent-probe.txt";
-
 const roundTrip = (run: ClaudeRun) =>
   completed(run) ??
   ((run.json?.num_turns ?? 0) >= 2 && run.json?.result?.includes(PROBE)
     ? null
     : `expected a tool round trip whose answer quotes ${PROBE}, got ${run.json?.num_turns} turns: ${JSON.stringify(run.json?.result)}`);
 
-const SCENARIOS: Scenario[] = [
+const SCENARIOS: Omit<Scenario<ClaudeRun>, "run" | "answer">[] = [
   { context: 131072, expect: "runs ls and quotes it", check: roundTrip },
   {
     context: 65536,
@@ -70,7 +51,7 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-function claude(binary: string, url: string, home: string, workdir: string): Promise<ClaudeRun> {
+async function claude(binary: string, url: string, home: string, workdir: string): Promise<ClaudeRun> {
   const env = {
     PATH: process.env.PATH ?? "",
     HOME: home,
@@ -98,70 +79,27 @@ function claude(binary: string, url: string, home: string, workdir: string): Pro
     "--",
     "Which files are here?",
   ];
-  const child = spawn(binary, args, { cwd: workdir, env, stdio: ["ignore", "pipe", "pipe"] });
-  let [stdout, stderr] = ["", ""];
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
-  return new Promise((resolve) =>
-    child.once("exit", (exitCode) => {
-      clearTimeout(timer);
-      let json: ClaudeRun["json"] = null;
-      try {
-        json = JSON.parse(stdout.trim().split("\n").pop() ?? "");
-      } catch {
-        // reported with the raw output
-      }
-      resolve({ exitCode, json, stdout, stderr });
-    }),
-  );
-}
-
-async function main(): Promise<number> {
-  const [binary, ...contexts] = process.argv.slice(2);
-  if (!binary) throw new Error("usage: claudeCode.ts CLAUDE_BINARY [CONTEXT…]");
-  const scenarios = contexts.length
-    ? contexts.map((c) => SCENARIOS.find((s) => String(s.context) === c) ?? assert.fail(`no scenario for --context ${c}`))
-    : SCENARIOS;
-  const scratch = mkdtempSync(join(tmpdir(), "cts-claude-code-"));
-  let failures = 0;
+  const run = await runClient(binary, args, { cwd: workdir, env, timeoutMs: RUN_TIMEOUT_MS });
+  let json: ClaudeRun["json"] = null;
   try {
-    for (const s of scenarios) {
-      const started = Date.now();
-      const dir = mkdtempSync(join(scratch, `ctx-${s.context}-`));
-      writeFileSync(join(dir, PROBE), "");
-      const endpoint = await startEndpoint(["--context", String(s.context)], { viaCli: true });
-      let run: ClaudeRun;
-      let requests: Map<string, number>;
-      try {
-        run = await claude(binary, endpoint.url, dir, dir);
-        requests = await requestCounts(endpoint.url, "/v1/messages");
-      } finally {
-        await endpoint.stop();
-      }
-      const problem = s.check(run, requests);
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      console.log(
-        `[claude-code] --context ${s.context} ${s.expect}: ${problem ? "FAIL" : "ok"} in ${seconds} s (exit ${run.exitCode}, ${run.json?.num_turns ?? "?"} turns, /v1/messages ${describeCounts(requests)})`,
-      );
-      console.log(`[claude-code]   result: ${JSON.stringify((run.json?.result ?? "").slice(0, 200))}`);
-      const log = endpoint.stderr.split("\n").filter((l) => / \/v1\/messages /.test(l));
-      for (const line of log) console.log(`[claude-code]   endpoint: ${line}`);
-      if (problem) {
-        failures++;
-        console.log(`[claude-code]   ${problem}`);
-      }
-    }
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    json = JSON.parse(run.stdout.trim().split("\n").pop() ?? "");
+  } catch {
+    // reported with the raw output
   }
-  return failures ? 1 : 0;
+  return { ...run, json };
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error(`[claude-code] ${e instanceof Error ? e.stack : String(e)}`);
-    process.exit(1);
-  },
+const [binary, ...contexts] = process.argv.slice(2);
+if (!binary) throw new Error("usage: claudeCode.ts CLAUDE_BINARY [CONTEXT…]");
+const chosen = contexts.length
+  ? contexts.map((c) => SCENARIOS.find((s) => String(s.context) === c) ?? assert.fail(`no scenario for --context ${c}`))
+  : SCENARIOS;
+runSuite(
+  "claude-code",
+  "/v1/messages",
+  chosen.map((s): Scenario<ClaudeRun> => ({
+    ...s,
+    run: (url, home, workdir) => claude(binary, url, home, workdir),
+    answer: (run) => `${run.json?.num_turns ?? "?"} turns: ${run.json?.result ?? ""}`,
+  })),
 );
