@@ -4,12 +4,12 @@
 import type * as A from "./ast";
 import { chatTemplateLexOptions, lex, type LexOptions, type Token, type TokenType } from "./lexer";
 import type { SyntaxProblem } from "./problems";
+import { fitted } from "./fitted";
 import { LineIndex } from "./lineIndex";
 import { deepestOpening, limitDepth, MAX_NESTING, nestingMessage } from "./nesting";
 
 export interface ParseResult {
   template: A.Template;
-  tokens: Token[];
   problems: SyntaxProblem[];
   /** Number of node ids handed out (ids are 0 … nodeCount-1). */
   nodeCount: number;
@@ -71,6 +71,8 @@ function quoteList(names: string[]): string {
 
 class Parser {
   private i = 0;
+  /** Tokens before this index were let go (see release). */
+  private released = 0;
   private nextId = 0;
   private readonly endStack: string[][] = [];
   private readonly tagStack: { name: string; open: A.Span }[] = [];
@@ -142,6 +144,14 @@ class Parser {
   }
   private id(): number {
     return this.nextId++;
+  }
+  /**
+   * Lets the tokens the parser has gone past be collected while the tree grows: together they weigh as much as the
+   * tree (400 MB for a 10 MB template). It never looks more than two tokens back.
+   */
+  private release(): void {
+    const upTo = this.i - 2;
+    while (this.released < upTo) this.tokens[this.released++] = undefined as unknown as Token;
   }
   private prevEnd(): number {
     return this.tokens[this.i - 1]?.end ?? 0;
@@ -238,10 +248,11 @@ class Parser {
     if (endTags) this.endStack.push(endTags);
     try {
       while (true) {
+        this.release();
         const t = this.cur;
         switch (t.type) {
           case "eof":
-            return { body, end: { name: null, interruptedBy: null } };
+            return { body: fitted(body), end: { name: null, interruptedBy: null } };
           case "text":
             this.advance();
             body.push(this.textNode(t));
@@ -260,10 +271,10 @@ class Parser {
             if (nameTok.type === "name") {
               if (endTags?.includes(nameTok.value)) {
                 this.i += 2;
-                return { body, end: { name: nameTok.value, interruptedBy: null } };
+                return { body: fitted(body), end: { name: nameTok.value, interruptedBy: null } };
               }
               if (this.closesOuterBlock(nameTok.value)) {
-                return { body, end: { name: null, interruptedBy: nameTok } };
+                return { body: fitted(body), end: { name: null, interruptedBy: nameTok } };
               }
             }
             const stmt = this.parseStatement();
@@ -557,7 +568,7 @@ class Parser {
       end: endTag?.end ?? this.prevEnd(),
       openTag,
       endTag,
-      branches,
+      branches: fitted(branches),
       orElse,
       elseTag,
     };
@@ -628,7 +639,7 @@ class Parser {
       params.push({ name: nameTok.value, default: def, start: nameTok.start, end: def?.end ?? nameTok.end });
     }
     this.expectOp(")");
-    return params;
+    return fitted(params);
   }
 
   private parseCallBlock(begin: Token): A.CallBlock | A.ErrorStmt {
@@ -671,7 +682,7 @@ class Parser {
           const value = this.parseExpression();
           list.push({ target, value, start: target.start, end: value.end });
         }
-        return list;
+        return fitted(list);
       }) ?? [];
     const openTag = this.openTagSpan(begin);
     const b = this.body("with", openTag, ["endwith"]);
@@ -898,7 +909,7 @@ class Parser {
       ops.push({ op, opSpan, right: this.parseMath1() });
     }
     if (ops.length === 0) return left;
-    return { kind: "Compare", id: this.id(), start: left.start, end: ops[ops.length - 1].right.end, left, ops };
+    return { kind: "Compare", id: this.id(), start: left.start, end: ops[ops.length - 1].right.end, left, ops: fitted(ops) };
   }
 
   private parseMath1(): A.Expr {
@@ -1037,7 +1048,7 @@ class Parser {
       if (items.length) return items[0];
       if (!o.explicitParens) this.fail(`Expected an expression, got '${describe(this.cur)}'`, this.cur, "syntax/missing-expression");
     }
-    return { kind: "Tuple", id: this.id(), start, end: this.prevEnd(), items, parenthesized: false };
+    return { kind: "Tuple", id: this.id(), start, end: this.prevEnd(), items: fitted(items), parenthesized: false };
   }
 
   private parseList(): A.List {
@@ -1049,7 +1060,7 @@ class Parser {
       items.push(this.parseExpression());
     }
     const close = this.expectOp("]");
-    return { kind: "List", id: this.id(), start: open.start, end: close.end, items };
+    return { kind: "List", id: this.id(), start: open.start, end: close.end, items: fitted(items) };
   }
 
   private parseDict(): A.Dict {
@@ -1064,7 +1075,7 @@ class Parser {
       pairs.push({ key, value, start: key.start, end: value.end });
     }
     const close = this.expectOp("}");
-    return { kind: "Dict", id: this.id(), start: open.start, end: close.end, pairs };
+    return { kind: "Dict", id: this.id(), start: open.start, end: close.end, pairs: fitted(pairs) };
   }
 
   private parsePostfix(node: A.Expr): A.Expr {
@@ -1109,7 +1120,9 @@ class Parser {
     }
     const close = this.expectOp("]");
     const index: A.Expr =
-      args.length === 1 ? args[0] : { kind: "Tuple", id: this.id(), start: open.end, end: close.start, items: args, parenthesized: false };
+      args.length === 1
+        ? args[0]
+        : { kind: "Tuple", id: this.id(), start: open.end, end: close.start, items: fitted(args), parenthesized: false };
     return { kind: "GetItem", id: this.id(), start: node.start, end: close.end, object: node, index };
   }
 
@@ -1173,6 +1186,8 @@ class Parser {
       requireComma = true;
     }
     this.expectOp(")");
+    r.args = fitted(r.args);
+    r.kwargs = fitted(r.kwargs);
     return r;
   }
 
@@ -1239,5 +1254,5 @@ export function parse(source: string, options: LexOptions = chatTemplateLexOptio
   const template = parser.parseTemplate();
   template.comments = comments;
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
-  return { template, tokens, problems, nodeCount: parser.nodeCount };
+  return { template, problems, nodeCount: parser.nodeCount };
 }

@@ -8,7 +8,7 @@
 // render-time refusal with the engine's message, keyed by node id.
 import type { Refusal } from "../../interpreter/kit";
 import type * as A from "../../parser";
-import { deepestOpening, limitDepth, MAX_NESTING, nestingMessage } from "../../parser";
+import { deepestOpening, fitted, limitDepth, MAX_NESTING, nestingMessage } from "../../parser";
 import { stod } from "./cParse";
 import { LexError, TOKEN_TYPE_NUMBER, tokenize, type Token, type TokenType } from "./lexer";
 
@@ -60,6 +60,8 @@ type Arg =
 
 class Parser {
   private current = 0;
+  /** Tokens before this index were let go (see release). */
+  private released = 0;
   private nextId = 0;
   private blocks = 0;
   private nesting = 0;
@@ -83,6 +85,14 @@ class Parser {
     } finally {
       this.nesting--;
     }
+  }
+  /**
+   * Lets the tokens the parser has gone past be collected while the tree grows: together they weigh as much as the
+   * tree (300 MB for a 10 MB template). It never looks more than one token back.
+   */
+  private release(): void {
+    const upTo = this.current - 2;
+    while (this.released < upTo) this.tokens[this.released++] = EOF;
   }
   private peek(offset = 0): Token {
     return this.tokens[this.current + offset] ?? EOF;
@@ -159,10 +169,11 @@ class Parser {
   parse(): A.Template {
     const body: A.Stmt[] = [];
     while (this.current < this.tokens.length) {
+      this.release();
       const s = this.parseAny();
       if (s) body.push(s);
     }
-    return { kind: "Template", id: this.id(), start: 0, end: this.sourceLength, body, comments: [] };
+    return { kind: "Template", id: this.id(), start: 0, end: this.sourceLength, body: fitted(body), comments: [] };
   }
 
   /** Statements up to (not including) a `{% name %}` of `ends`. */
@@ -172,11 +183,12 @@ class Parser {
     this.blocks++;
     const body: A.Stmt[] = [];
     while (!this.isStatement(ends)) {
+      this.release();
       const s = this.parseAny();
       if (s) body.push(s);
     }
     this.blocks--;
-    return body;
+    return fitted(body);
   }
 
   private parseAny(): A.Stmt | null {
@@ -441,7 +453,7 @@ class Parser {
       this.current++;
       items.push(primary ? this.parsePrimary() : this.parseExpression());
     }
-    return { kind: "Tuple", id: this.id(), start, end: this.prevEnd, items, parenthesized: false };
+    return { kind: "Tuple", id: this.id(), start, end: this.prevEnd, items: fitted(items), parenthesized: false };
   }
 
   private parseExpression(): A.Expr {
@@ -668,6 +680,8 @@ class Parser {
         });
       } else this.refuse(node, "Keyword argument key must be identifiers");
     }
+    node.args = fitted(node.args);
+    node.kwargs = fitted(node.kwargs);
     return node;
   }
 
@@ -786,7 +800,7 @@ class Parser {
           if (this.is("comma")) this.current++;
         }
         this.current++;
-        return { kind: "List", id: this.id(), start: t.start, end: this.prevEnd, items };
+        return { kind: "List", id: this.id(), start: t.start, end: this.prevEnd, items: fitted(items) };
       }
       case "open_curly_bracket": {
         const pairs: A.DictPair[] = [];
@@ -798,7 +812,7 @@ class Parser {
           if (this.is("comma")) this.current++;
         }
         this.current++;
-        return { kind: "Dict", id: this.id(), start: t.start, end: this.prevEnd, pairs };
+        return { kind: "Dict", id: this.id(), start: t.start, end: this.prevEnd, pairs: fitted(pairs) };
       }
     }
     throw new CompileError(`Unexpected token: ${t.value} of type ${TOKEN_TYPE_NUMBER[t.t]}`, t.start);
