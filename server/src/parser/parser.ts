@@ -2,7 +2,8 @@
 // the position-preserving AST of ./ast. Error tolerant: a problem inside a tag is reported, the tag
 // is skipped or patched with an Error node, and parsing goes on, so one typo never hides the rest.
 import type * as A from "./ast";
-import { chatTemplateLexOptions, lex, type LexOptions, type Token, type TokenType } from "./lexer";
+import { chatTemplateLexOptions, type LexOptions, type Token, type TokenType } from "./lexer";
+import { TokenStream } from "./tokenStream";
 import type { SyntaxProblem } from "./problems";
 import { fitted } from "./fitted";
 import { LineIndex } from "./lineIndex";
@@ -72,7 +73,6 @@ function quoteList(names: string[]): string {
 class Parser {
   private i = 0;
   /** Tokens before this index were let go (see release). */
-  private released = 0;
   private nextId = 0;
   private readonly endStack: string[][] = [];
   private readonly tagStack: { name: string; open: A.Span }[] = [];
@@ -86,7 +86,7 @@ class Parser {
 
   constructor(
     private readonly src: string,
-    private readonly tokens: Token[],
+    private readonly tokens: TokenStream,
     private readonly problems: SyntaxProblem[],
   ) {
     this.lines = new LineIndex(src);
@@ -99,13 +99,13 @@ class Parser {
   // ------------------------------------------------------------ token stream
 
   private get cur(): Token {
-    return this.tokens[this.i];
+    return this.tokens.at(this.i);
   }
   private look(n = 1): Token {
-    return this.tokens[Math.min(this.i + n, this.tokens.length - 1)];
+    return this.tokens.at(this.i + n);
   }
   private advance(): Token {
-    const t = this.tokens[this.i];
+    const t = this.tokens.at(this.i);
     if (t.type !== "eof") this.i++;
     return t;
   }
@@ -145,16 +145,12 @@ class Parser {
   private id(): number {
     return this.nextId++;
   }
-  /**
-   * Lets the tokens the parser has gone past be collected while the tree grows: together they weigh as much as the
-   * tree (400 MB for a 10 MB template). It never looks more than two tokens back.
-   */
+  /** Lets the tokens the parser has gone past go (TokenStream): it never looks more than two tokens back. */
   private release(): void {
-    const upTo = this.i - 2;
-    while (this.released < upTo) this.tokens[this.released++] = undefined as unknown as Token;
+    this.tokens.release(this.i - 2);
   }
   private prevEnd(): number {
-    return this.tokens[this.i - 1]?.end ?? 0;
+    return this.i > 0 ? this.tokens.at(this.i - 1).end : 0;
   }
   private report(
     span: A.Span,
@@ -217,14 +213,14 @@ class Parser {
 
   /** The token where the nesting that crossed the limit at token `from` goes deepest (nesting.ts), or null. */
   private deepestFrom(from: number, opens: (i: number) => boolean, closes: (i: number) => boolean): Token | null {
-    const at = deepestOpening(from, this.tokens.length - 1, opens, closes);
-    return at === null ? null : this.tokens[at];
+    const at = deepestOpening(from, this.tokens.last, opens, closes);
+    return at === null ? null : this.tokens.at(at);
   }
 
   /** Runs a parse step one nesting level deeper, refusing it past MAX_NESTING (the parser's own stack). */
   private deeper<T>(parse: () => T): T {
     if (this.nesting >= MAX_NESTING) {
-      const bracket = (i: number, kinds: string) => this.tokens[i].type === "operator" && kinds.includes(this.tokens[i].value);
+      const bracket = (i: number, kinds: string) => this.tokens.at(i).type === "operator" && kinds.includes(this.tokens.at(i).value);
       this.fail(
         nestingMessage("brackets and operators"),
         this.deepestFrom(
@@ -441,7 +437,7 @@ class Parser {
     if (this.tagStack.length >= MAX_NESTING) {
       // Reported where the nesting goes deepest; the rest is not parsed (one error, not one per tag).
       const tag = (i: number) =>
-        this.tokens[i].type === "block_begin" && this.tokens[i + 1]?.type === "name" ? this.tokens[i + 1].value : "";
+        this.tokens.at(i).type === "block_begin" && this.tokens.at(i + 1).type === "name" ? this.tokens.at(i + 1).value : "";
       const deepest = this.deepestFrom(
         this.i,
         (i) => BLOCK_TAGS.has(tag(i)),
@@ -449,7 +445,7 @@ class Parser {
       );
       this.report(deepest ? { start: deepest.start, end: deepest.end } : open, nestingMessage("blocks"), "syntax/nesting");
       this.abandoned = true;
-      this.i = this.tokens.length - 1;
+      this.i = this.tokens.last;
       return { body: [], end: null };
     }
     this.tagStack.push({ name: tagName, open });
@@ -476,8 +472,8 @@ class Parser {
 
   /** Consumes the rest of an end tag (`{% endfor %}`): its name was consumed by subparse. */
   private finishEndTag(): A.Span {
-    const nameTok = this.tokens[this.i - 1];
-    const begin = this.tokens[this.i - 2];
+    const nameTok = this.tokens.at(this.i - 1);
+    const begin = this.tokens.at(this.i - 2);
     try {
       this.expectType("block_end");
     } catch (e) {
@@ -548,7 +544,7 @@ class Parser {
       const b = this.body("if", openTag, ["elif", "else", "endif"]);
       branches.push({ start: tag.start, end: this.prevEnd(), tag, test, body: b.body });
       if (b.end === "elif") {
-        tagStart = this.tokens[this.i - 2].start;
+        tagStart = this.tokens.at(this.i - 2).start;
         continue;
       }
       if (b.end === "else") {
@@ -1249,10 +1245,12 @@ function parseIntLiteral(raw: string): bigint {
 }
 
 export function parse(source: string, options: LexOptions = chatTemplateLexOptions): ParseResult {
-  const { tokens, comments, problems } = lex(source, options);
+  const tokens = new TokenStream(source, options);
+  const { problems } = tokens;
   const parser = new Parser(source, tokens, problems);
   const template = parser.parseTemplate();
-  template.comments = comments;
+  // the whole template is lexed by now (the parse ends at its end), so the comments are all there
+  template.comments = tokens.comments;
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   return { template, problems, nodeCount: parser.nodeCount };
 }
