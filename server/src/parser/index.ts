@@ -8,3 +8,4 @@ export * from "./ast";
 export { children, forEachChild, nodesAt, walk, within } from "./walk";
 export { deepestOpening, limitDepth, MAX_DEPTH, MAX_NESTING, nestingMessage } from "./nesting";
 export { fitted } from "./fitted";
+export { TokenWindow } from "./tokenWindow";

@@ -129,7 +129,7 @@ function matchAt(re: RegExp, s: string, pos: number): string | null {
 }
 
 export class Lexer {
-  /** The tokens lexed so far; a TokenStream takes the ones its parser is done with off the front. */
+  /** The tokens lexed so far; a TokenWindow takes the ones its parser is done with off the front. */
   readonly tokens: Token[] = [];
   readonly comments: Comment[] = [];
   readonly problems: SyntaxProblem[] = [];

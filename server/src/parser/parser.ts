@@ -2,8 +2,8 @@
 // the position-preserving AST of ./ast. Error tolerant: a problem inside a tag is reported, the tag
 // is skipped or patched with an Error node, and parsing goes on, so one typo never hides the rest.
 import type * as A from "./ast";
-import { chatTemplateLexOptions, type LexOptions, type Token, type TokenType } from "./lexer";
-import { TokenStream } from "./tokenStream";
+import { chatTemplateLexOptions, Lexer, type LexOptions, type Token, type TokenType } from "./lexer";
+import { TokenWindow } from "./tokenWindow";
 import type { SyntaxProblem } from "./problems";
 import { fitted } from "./fitted";
 import { LineIndex } from "./lineIndex";
@@ -86,7 +86,7 @@ class Parser {
 
   constructor(
     private readonly src: string,
-    private readonly tokens: TokenStream,
+    private readonly tokens: TokenWindow<Token>,
     private readonly problems: SyntaxProblem[],
   ) {
     this.lines = new LineIndex(src);
@@ -98,14 +98,18 @@ class Parser {
 
   // ------------------------------------------------------------ token stream
 
+  /** The token at index `i`: the end-of-template token for any index past it. */
+  private tok(i: number): Token {
+    return this.tokens.at(i) ?? this.tokens.at(this.tokens.length - 1)!;
+  }
   private get cur(): Token {
-    return this.tokens.at(this.i);
+    return this.tok(this.i);
   }
   private look(n = 1): Token {
-    return this.tokens.at(this.i + n);
+    return this.tok(this.i + n);
   }
   private advance(): Token {
-    const t = this.tokens.at(this.i);
+    const t = this.tok(this.i);
     if (t.type !== "eof") this.i++;
     return t;
   }
@@ -145,12 +149,12 @@ class Parser {
   private id(): number {
     return this.nextId++;
   }
-  /** Lets the tokens the parser has gone past go (TokenStream): it never looks more than two tokens back. */
+  /** Lets the tokens the parser has gone past go (TokenWindow): it never looks more than two tokens back. */
   private release(): void {
     this.tokens.release(this.i - 2);
   }
   private prevEnd(): number {
-    return this.i > 0 ? this.tokens.at(this.i - 1).end : 0;
+    return this.i > 0 ? this.tok(this.i - 1).end : 0;
   }
   private report(
     span: A.Span,
@@ -213,14 +217,14 @@ class Parser {
 
   /** The token where the nesting that crossed the limit at token `from` goes deepest (nesting.ts), or null. */
   private deepestFrom(from: number, opens: (i: number) => boolean, closes: (i: number) => boolean): Token | null {
-    const at = deepestOpening(from, this.tokens.last, opens, closes);
-    return at === null ? null : this.tokens.at(at);
+    const at = deepestOpening(from, this.tokens.length - 1, opens, closes);
+    return at === null ? null : this.tok(at);
   }
 
   /** Runs a parse step one nesting level deeper, refusing it past MAX_NESTING (the parser's own stack). */
   private deeper<T>(parse: () => T): T {
     if (this.nesting >= MAX_NESTING) {
-      const bracket = (i: number, kinds: string) => this.tokens.at(i).type === "operator" && kinds.includes(this.tokens.at(i).value);
+      const bracket = (i: number, kinds: string) => this.tok(i).type === "operator" && kinds.includes(this.tok(i).value);
       this.fail(
         nestingMessage("brackets and operators"),
         this.deepestFrom(
@@ -436,8 +440,7 @@ class Parser {
   private body(tagName: string, open: A.Span, endTags: string[]): { body: A.Stmt[]; end: string | null } {
     if (this.tagStack.length >= MAX_NESTING) {
       // Reported where the nesting goes deepest; the rest is not parsed (one error, not one per tag).
-      const tag = (i: number) =>
-        this.tokens.at(i).type === "block_begin" && this.tokens.at(i + 1).type === "name" ? this.tokens.at(i + 1).value : "";
+      const tag = (i: number) => (this.tok(i).type === "block_begin" && this.tok(i + 1).type === "name" ? this.tok(i + 1).value : "");
       const deepest = this.deepestFrom(
         this.i,
         (i) => BLOCK_TAGS.has(tag(i)),
@@ -445,7 +448,7 @@ class Parser {
       );
       this.report(deepest ? { start: deepest.start, end: deepest.end } : open, nestingMessage("blocks"), "syntax/nesting");
       this.abandoned = true;
-      this.i = this.tokens.last;
+      this.i = this.tokens.length - 1;
       return { body: [], end: null };
     }
     this.tagStack.push({ name: tagName, open });
@@ -472,8 +475,8 @@ class Parser {
 
   /** Consumes the rest of an end tag (`{% endfor %}`): its name was consumed by subparse. */
   private finishEndTag(): A.Span {
-    const nameTok = this.tokens.at(this.i - 1);
-    const begin = this.tokens.at(this.i - 2);
+    const nameTok = this.tok(this.i - 1);
+    const begin = this.tok(this.i - 2);
     try {
       this.expectType("block_end");
     } catch (e) {
@@ -544,7 +547,7 @@ class Parser {
       const b = this.body("if", openTag, ["elif", "else", "endif"]);
       branches.push({ start: tag.start, end: this.prevEnd(), tag, test, body: b.body });
       if (b.end === "elif") {
-        tagStart = this.tokens.at(this.i - 2).start;
+        tagStart = this.tok(this.i - 2).start;
         continue;
       }
       if (b.end === "else") {
@@ -1245,12 +1248,12 @@ function parseIntLiteral(raw: string): bigint {
 }
 
 export function parse(source: string, options: LexOptions = chatTemplateLexOptions): ParseResult {
-  const tokens = new TokenStream(source, options);
-  const { problems } = tokens;
-  const parser = new Parser(source, tokens, problems);
+  const lexer = new Lexer(source, options);
+  const { problems } = lexer;
+  const parser = new Parser(source, new TokenWindow(lexer.tokens, () => lexer.step()), problems);
   const template = parser.parseTemplate();
   // the whole template is lexed by now (the parse ends at its end), so the comments are all there
-  template.comments = tokens.comments;
+  template.comments = lexer.comments;
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   return { template, problems, nodeCount: parser.nodeCount };
 }

@@ -156,14 +156,22 @@ function normalise(source: string): { src: string; origin: (i: number) => number
 }
 
 export function tokenize(source: string): Token[] {
-  const tokens: Token[] = [];
-  if (source === "") return tokens;
+  return [...tokens(source)];
+}
+
+/** The tokens one by one, as a parser reads them (TokenWindow): the engine's lexer, which lexes all before it parses, throws the same LexError. */
+export function* tokens(source: string): Generator<Token, void, undefined> {
+  if (source === "") return;
   const { src, origin } = normalise(source);
   const at = (i: number) => origin(Math.min(i, src.length));
   let pos = 0;
   let curly = 0;
-  const push = (t: TokenType, value: string, from: number, to = pos) => tokens.push({ t, value, start: at(from), end: at(to) });
-  const last = () => (tokens.length ? tokens[tokens.length - 1].t : null);
+  let lastToken: TokenType | null = null;
+  const token = (t: TokenType, value: string, from: number, to = pos): Token => {
+    lastToken = t;
+    return { t, value, start: at(from), end: at(to) };
+  };
+  const last = () => lastToken;
   const nextIs = (chars: string, n = 1) => pos + n < src.length && chars.includes(src[pos + n]);
 
   // At the end, std::string reads "\0": a string literal left open swallows it and overruns.
@@ -224,7 +232,7 @@ export function tokenize(source: string): Token[] {
       if (rstripBlock) text = stripStart(text);
       if (src[pos] === "{" && nextIs("{%#") && nextIs("-", 2)) text = stripEnd(text);
       if (text !== "") {
-        push("text", text, start);
+        yield token("text", text, start);
         continue;
       }
     }
@@ -237,7 +245,7 @@ export function tokenize(source: string): Token[] {
         comment += src[pos++];
       }
       pos += 2;
-      push("comment", comment, start);
+      yield token("comment", comment, start);
       continue;
     }
     if (src[pos] === "-" && (lastType === "open_expression" || lastType === "open_statement")) {
@@ -255,7 +263,7 @@ export function tokenize(source: string): Token[] {
       if (!["identifier", "numeric_literal", "string_literal", "close_paren", "close_square_bracket"].includes(prev)) {
         pos++;
         const num = consumeNumeric();
-        push(num === "" ? "unary_operator" : "numeric_literal", ch + num, start);
+        yield token(num === "" ? "unary_operator" : "numeric_literal", ch + num, start);
         continue;
       }
     }
@@ -264,7 +272,7 @@ export function tokenize(source: string): Token[] {
       const [seq, t] = matched;
       const start = pos;
       pos += seq.length;
-      push(t, seq, start);
+      yield token(t, seq, start);
       if (t === "open_expression") curly = 0;
       else if (t === "open_curly_bracket") curly++;
       else if (t === "close_curly_bracket") curly--;
@@ -274,22 +282,21 @@ export function tokenize(source: string): Token[] {
       const start = pos++;
       const s = consumeWhile((c) => c !== ch);
       pos++;
-      push("string_literal", s, start);
+      yield token("string_literal", s, start);
       continue;
     }
     if (isDigit(ch)) {
       const start = pos;
-      push("numeric_literal", consumeNumeric(), start);
+      yield token("numeric_literal", consumeNumeric(), start);
       continue;
     }
     if (isWord(ch)) {
       const start = pos;
-      push("identifier", consumeWhile(isWord), start);
+      yield token("identifier", consumeWhile(isWord), start);
       continue;
     }
     throw new LexError(`unexpected character: ${firstByte(ch)}`, at(pos));
   }
-  return tokens;
 }
 
 /** The engine quotes the byte it choked on; a non-ASCII character's first byte alone decodes to U+FFFD. */

@@ -8,9 +8,9 @@
 // render-time refusal with the engine's message, keyed by node id.
 import type { Refusal } from "../../interpreter/kit";
 import type * as A from "../../parser";
-import { deepestOpening, fitted, limitDepth, MAX_NESTING, nestingMessage } from "../../parser";
+import { deepestOpening, fitted, limitDepth, MAX_NESTING, nestingMessage, TokenWindow } from "../../parser";
 import { stod } from "./cParse";
-import { LexError, TOKEN_TYPE_NUMBER, tokenize, type Token, type TokenType } from "./lexer";
+import { LexError, TOKEN_TYPE_NUMBER, tokens, type Token, type TokenType } from "./lexer";
 
 export type LlamaParse =
   | { template: A.Template; refusals: ReadonlyMap<number, Refusal> }
@@ -60,15 +60,13 @@ type Arg =
 
 class Parser {
   private current = 0;
-  /** Tokens before this index were let go (see release). */
-  private released = 0;
   private nextId = 0;
   private blocks = 0;
   private nesting = 0;
   readonly refusals = new Map<number, Refusal>();
 
   constructor(
-    private readonly tokens: Token[],
+    private readonly tokens: TokenWindow<Token>,
     private readonly sourceLength: number,
   ) {}
 
@@ -86,25 +84,21 @@ class Parser {
       this.nesting--;
     }
   }
-  /**
-   * Lets the tokens the parser has gone past be collected while the tree grows: together they weigh as much as the
-   * tree (300 MB for a 10 MB template). It never looks more than one token back.
-   */
+  /** Lets the tokens the parser has gone past go (TokenWindow): it never looks more than one token back. */
   private release(): void {
-    const upTo = this.current - 2;
-    while (this.released < upTo) this.tokens[this.released++] = EOF;
+    this.tokens.release(this.current - 2);
   }
   private peek(offset = 0): Token {
-    return this.tokens[this.current + offset] ?? EOF;
+    return this.tokens.at(this.current + offset) ?? EOF;
   }
   private get prevEnd(): number {
-    return this.tokens[this.current - 1]?.end ?? 0;
+    return this.tokens.at(this.current - 1)?.end ?? 0;
   }
   private next(): Token {
-    if (this.current >= this.tokens.length) {
-      throw new CompileError("parser: Parser Error: Unexpected EOF", this.tokens[this.tokens.length - 1]?.start ?? 0);
-    }
-    return this.tokens[this.current++];
+    const t = this.tokens.at(this.current);
+    if (!t) throw new CompileError("parser: Parser Error: Unexpected EOF", this.tokens.at(this.tokens.length - 1)?.start ?? 0);
+    this.current++;
+    return t;
   }
   private expect(t: TokenType, error: string): Token {
     const tok = this.peek();
@@ -155,20 +149,20 @@ class Parser {
   /** Where the nesting (brackets and block tags) that crossed the limit at token `from` goes deepest (nesting.ts), or null. */
   private deepestFrom(from: number): number | null {
     const tag = (i: number) =>
-      this.tokens[i - 1]?.t === "open_statement" && this.tokens[i].t === "identifier" ? this.tokens[i].value : "";
+      this.tokens.at(i - 1)?.t === "open_statement" && this.tokens.at(i)!.t === "identifier" ? this.tokens.at(i)!.value : "";
     const at = deepestOpening(
       from,
       this.tokens.length,
-      (i) => OPENS.has(this.tokens[i].t) || BLOCK_TAGS.has(tag(i)),
-      (i) => CLOSES.has(this.tokens[i].t) || tag(i).startsWith("end"),
+      (i) => OPENS.has(this.tokens.at(i)!.t) || BLOCK_TAGS.has(tag(i)),
+      (i) => CLOSES.has(this.tokens.at(i)!.t) || tag(i).startsWith("end"),
     );
     // a block tag's opening is its `{%`, the token before its name
-    return at === null ? null : this.tokens[OPENS.has(this.tokens[at].t) ? at : at - 1].start;
+    return at === null ? null : this.tokens.at(OPENS.has(this.tokens.at(at)!.t) ? at : at - 1)!.start;
   }
 
   parse(): A.Template {
     const body: A.Stmt[] = [];
-    while (this.current < this.tokens.length) {
+    while (this.tokens.at(this.current)) {
       this.release();
       const s = this.parseAny();
       if (s) body.push(s);
@@ -179,7 +173,7 @@ class Parser {
   /** Statements up to (not including) a `{% name %}` of `ends`. */
   private bodyUntil(ends: readonly string[]): A.Stmt[] {
     if (this.blocks >= MAX_NESTING)
-      throw new NestingError(nestingMessage("blocks"), this.deepestFrom(this.current) ?? this.tokens[this.current - 1]?.start ?? 0);
+      throw new NestingError(nestingMessage("blocks"), this.deepestFrom(this.current) ?? this.tokens.at(this.current - 1)?.start ?? 0);
     this.blocks++;
     const body: A.Stmt[] = [];
     while (!this.isStatement(ends)) {
@@ -834,9 +828,27 @@ export function paramProblem(p: A.Param): "keyword" | "other" | undefined {
 }
 
 /** Compiles `source` as llama.cpp does: our AST of it, or the error that fails every render. */
-export function parseLlamaCpp(source: string): LlamaParse {
+/** The first lexer error in what is left of the tokens, or null: llama.cpp lexes the whole template before it parses. */
+function lexErrorIn(rest: Iterator<Token>): LexError | null {
   try {
-    const p = new Parser(tokenize(source), source.length);
+    while (!rest.next().done);
+    return null;
+  } catch (e) {
+    if (e instanceof LexError) return e;
+    throw e;
+  }
+}
+
+export function parseLlamaCpp(source: string): LlamaParse {
+  const lexed = tokens(source);
+  try {
+    const buffer: Token[] = [];
+    const step = () => {
+      const t = lexed.next();
+      if (!t.done) buffer.push(t.value);
+      return !t.done;
+    };
+    const p = new Parser(new TokenWindow(buffer, step), source.length);
     const template = p.parse();
     let tooDeep: NestingError | null = null;
     limitDepth(
@@ -846,7 +858,8 @@ export function parseLlamaCpp(source: string): LlamaParse {
     );
     if (tooDeep) throw tooDeep;
     return { template, refusals: p.refusals };
-  } catch (e) {
+  } catch (thrown) {
+    const e = thrown instanceof CompileError ? (lexErrorIn(lexed) ?? thrown) : thrown;
     if (!(e instanceof LexError || e instanceof CompileError)) throw e;
     const at = Math.min(e.at, source.length);
     return {
