@@ -111,6 +111,7 @@ class Parser {
   private advance(): Token {
     const t = this.tok(this.i);
     if (t.type !== "eof") this.i++;
+    this.release();
     return t;
   }
   private isOp(op: string, t: Token = this.cur): boolean {
@@ -149,7 +150,7 @@ class Parser {
   private id(): number {
     return this.nextId++;
   }
-  /** Lets the tokens the parser has gone past go (TokenWindow): it never looks more than two tokens back. */
+  /** Lets the tokens the parser has gone past go (TokenWindow), within a long expression too: it never looks more than two tokens back. */
   private release(): void {
     this.tokens.release(this.i - 2);
   }
@@ -248,7 +249,6 @@ class Parser {
     if (endTags) this.endStack.push(endTags);
     try {
       while (true) {
-        this.release();
         const t = this.cur;
         switch (t.type) {
           case "eof":

@@ -84,11 +84,12 @@ class Parser {
       this.nesting--;
     }
   }
-  /** Lets the tokens the parser has gone past go (TokenWindow): it never looks more than one token back. */
+  /** Lets the tokens the parser has gone past go (TokenWindow), within a long expression too: it never looks more than one token back. */
   private release(): void {
     this.tokens.release(this.current - 2);
   }
   private peek(offset = 0): Token {
+    this.release();
     return this.tokens.at(this.current + offset) ?? EOF;
   }
   private get prevEnd(): number {
@@ -163,7 +164,6 @@ class Parser {
   parse(): A.Template {
     const body: A.Stmt[] = [];
     while (this.tokens.at(this.current)) {
-      this.release();
       const s = this.parseAny();
       if (s) body.push(s);
     }
@@ -177,7 +177,6 @@ class Parser {
     this.blocks++;
     const body: A.Stmt[] = [];
     while (!this.isStatement(ends)) {
-      this.release();
       const s = this.parseAny();
       if (s) body.push(s);
     }
