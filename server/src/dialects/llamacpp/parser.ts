@@ -761,17 +761,18 @@ class Parser {
 
   private parsePrimary(): A.Expr {
     const t = this.next();
-    const span = { start: t.start, end: t.end };
+    // start and end written out, not spread: a spread literal keeps its properties out of the object (40 bytes more per leaf)
+    const { start, end } = t;
     switch (t.t) {
       case "numeric_literal":
         if (t.value.includes(".")) {
           const value = stod(t.value);
           if (value === null) throw new CompileError("stod", t.start);
-          return { kind: "Float", id: this.id(), ...span, value, raw: t.value };
+          return { kind: "Float", id: this.id(), start, end, value, raw: t.value };
         } else {
           const value = BigInt(t.value);
           if (value < -(1n << 63n) || value >= 1n << 63n) throw new CompileError("stoll", t.start);
-          return { kind: "Int", id: this.id(), ...span, value };
+          return { kind: "Int", id: this.id(), start, end, value };
         }
       case "string_literal": {
         let value = t.value;
@@ -779,7 +780,7 @@ class Parser {
         return { kind: "Str", id: this.id(), start: t.start, end: this.prevEnd, value };
       }
       case "identifier":
-        return { kind: "Name", id: this.id(), ...span, name: t.value };
+        return { kind: "Name", id: this.id(), start, end, name: t.value };
       case "open_paren": {
         const e = this.parseExpressionSequence();
         this.expect("close_paren", "Expected )");
