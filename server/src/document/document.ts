@@ -1,17 +1,25 @@
 // One template text with its parse, computed once and shared by every feature.
-import { lex, LineIndex, parse, type SyntaxProblem, type Template, type Token } from "../parser";
+import { lex, LineIndex, parse, type ParseResult, type SyntaxProblem, type Template, type Token } from "../parser";
 
 export class TemplateDocument {
   readonly lines: LineIndex;
-  readonly template: Template;
-  readonly problems: SyntaxProblem[];
+  private parsed: ParseResult | undefined;
   private lexed: Token[] | undefined;
 
   constructor(readonly text: string) {
     this.lines = new LineIndex(text);
-    const r = parse(text);
-    this.template = r.template;
-    this.problems = r.problems;
+  }
+
+  /**
+   * The parse, made on first use: a render in an engine with a parser of its own (llama.cpp's) never reads it, and
+   * for a 10 MB template it would hold 300 MB next to the engine's own tree.
+   */
+  get template(): Template {
+    return (this.parsed ??= parse(this.text)).template;
+  }
+
+  get problems(): SyntaxProblem[] {
+    return (this.parsed ??= parse(this.text)).problems;
   }
 
   /**

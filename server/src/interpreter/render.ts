@@ -29,36 +29,54 @@ export interface RenderResult {
   error: RenderError | null;
 }
 
-interface Prepared {
-  /** The tree to run: our parse, or the engine's own (Dialect.parse). */
-  template: A.Template;
-  atParse: { at: A.Span; nodeId: number; refusal: Refusal } | null;
-  atRender: Map<number, Refusal>;
-  frameUndefined: ReadonlyMap<number, readonly string[]>;
-}
+type Prepared =
+  | { atParse: { at: A.Span; nodeId: number; refusal: Refusal } }
+  | {
+      atParse: null;
+      /** The tree to run: our parse, or the engine's own (Dialect.parse). */
+      template: A.Template;
+      atRender: Map<number, Refusal>;
+      frameUndefined: ReadonlyMap<number, readonly string[]>;
+    };
 
 const NONE: ReadonlyMap<number, readonly string[]> = new Map();
-const prepared = new WeakMap<A.Template, Map<Dialect, Prepared>>();
+const prepared = new WeakMap<TemplateDocument, Map<Dialect, Prepared>>();
+type OwnParse = ReturnType<NonNullable<Dialect["parse"]>>;
+const ownParses = new WeakMap<TemplateDocument, Map<NonNullable<Dialect["parse"]>, OwnParse>>();
 
-/** The dialect's refusals for a template, computed once per (template, dialect). */
-function prepare(t: A.Template, dialect: Dialect, source: string): Prepared {
-  let byDialect = prepared.get(t);
-  if (!byDialect) prepared.set(t, (byDialect = new Map()));
+/**
+ * The engine's own parse of a document, made once per parser: the dialects a check instruments, or given a
+ * server's flags, are other objects with the same parser, and each parse of a 10 MB template holds 300 MB.
+ */
+function ownParse(doc: TemplateDocument, parse: NonNullable<Dialect["parse"]>): OwnParse {
+  let byParser = ownParses.get(doc);
+  if (!byParser) ownParses.set(doc, (byParser = new Map()));
+  let own = byParser.get(parse);
+  if (!own) byParser.set(parse, (own = parse(doc.text)));
+  return own;
+}
+
+/** The dialect's refusals for a document, computed once per (document, dialect). */
+function prepare(doc: TemplateDocument, dialect: Dialect): Prepared {
+  let byDialect = prepared.get(doc);
+  if (!byDialect) prepared.set(doc, (byDialect = new Map()));
   let p = byDialect.get(dialect);
   if (!p) {
-    const own = dialect.parse?.(source);
+    const source = doc.text;
+    const own = dialect.parse && ownParse(doc, dialect.parse);
     if (own && "error" in own) {
-      p = { template: t, atParse: { at: own.error, nodeId: -1, refusal: own.error }, atRender: new Map(), frameUndefined: NONE };
+      p = { atParse: { at: own.error, nodeId: -1, refusal: own.error } };
     } else {
-      const template = own ? own.template : t;
-      const found: Prepared = { template, atParse: null, atRender: new Map(), frameUndefined: dialect.frameUndefined?.(template) ?? NONE };
-      walk(found.template, (node, ancestors) => {
+      const template = own ? own.template : doc.template;
+      let atParse: { at: A.Span; nodeId: number; refusal: Refusal } | null = null;
+      const atRender = new Map<number, Refusal>();
+      walk(template, (node, ancestors) => {
         const r = dialect.refuse(node, ancestors, dialect, source);
         if (!r) return;
-        if (r.when === "parse") found.atParse ??= { at: node, nodeId: node.id, refusal: r };
-        else found.atRender.set(node.id, r);
+        if (r.when === "parse") atParse ??= { at: node, nodeId: node.id, refusal: r };
+        else atRender.set(node.id, r);
       });
-      p = found;
+      p = atParse ? { atParse } : { template, atParse, atRender, frameUndefined: dialect.frameUndefined?.(template) ?? NONE };
     }
     byDialect.set(dialect, p);
   }
@@ -77,7 +95,7 @@ export function render(doc: TemplateDocument, context: PyDict | Record<string, u
       error: { code: syntax.code, message: dialect.errorMessage(f), start: syntax.start, end: syntax.end, nodeId: -1 },
     };
   }
-  const p = prepare(doc.template, dialect, doc.text);
+  const p = prepare(doc, dialect);
   if (p.atParse) {
     const { at, nodeId, refusal } = p.atParse;
     const f = new Fault(refusal.code, null, refusal.message);

@@ -41,6 +41,8 @@ function analyse(r: AnalysisRequest): unknown {
       return service.getCapabilitySummary(doc);
     case "securityHover":
       return service.doSecurityHover(doc, r.offset);
+    case "parseFeature":
+      return r.feature === "symbols" ? service.findDocumentSymbols(doc) : service.getFoldingRanges(doc);
     case "rename":
       return service.rename(doc, r.offset, r.newName, { llamaServerArgs: r.settings.llamaServerArgs });
   }

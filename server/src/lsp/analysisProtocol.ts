@@ -1,6 +1,7 @@
 // What the language server asks of its analysis process (analysisProcess.ts) and what comes back, over
 // Node's IPC channel. Only the analyses that run the template go there (engine checks, quick fixes, fix all, the
-// capability probe, the security finding under the cursor): they run the template, and a template can build values or loop until a limit.
+// capability probe, the security finding under the cursor): they run the template, and a template can build values or loop until a limit;
+// and the features of the parse of a document too large to parse on the server's thread (largeDocument.ts).
 import type { Diagnostic, EngineId, Span } from "../document";
 import type { FormatOptions } from "../services";
 
@@ -23,8 +24,12 @@ export type AnalysisRequest =
   | { kind: "format"; text: string; options: FormatOptions }
   /** The security finding at `offset`, for hover: finding it folds constants and renders the template. */
   | { kind: "securityHover"; text: string; offset: number }
+  /** The outline or folding of a document too large to parse on the server's thread (largeDocument.ts). */
+  | { kind: "parseFeature"; text: string; feature: ParseFeature }
   /** Rename renders the template before and after, in every engine, to prove the edit harmless. */
   | { kind: "rename"; text: string; offset: number; newName: string; settings: AnalysisSettings };
+
+export type ParseFeature = "symbols" | "folding";
 
 /** What a validation answers; `modelError`: why the model's GGUF could not be read (its checks are skipped). */
 export interface Validation {

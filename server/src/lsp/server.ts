@@ -1,7 +1,8 @@
 // The LSP adapter: keeps documents, debounces validation, and maps language-service results to LSP. The
 // analyses that run the template (engine checks, quick fixes, fix all, the capability lens and hover, the security
 // finding under the cursor) run in the document's analysis process (analysisSlots.ts) under time and memory limits;
-// the rest answers here, from the parse, and never evaluates the template.
+// the rest answers here, from the parse, and never evaluates the template. A large document is not parsed here at
+// all (largeDocument.ts): its outline and folding come from its analysis process too.
 import { join } from "node:path";
 import {
   CodeActionKind,
@@ -27,7 +28,7 @@ import {
   type RenameRefusal,
 } from "../services";
 import { analysisFailureDiagnostic } from "./analysisDiagnostic";
-import type { AnalysisRequest, Validation } from "./analysisProtocol";
+import type { AnalysisRequest, ParseFeature, Validation } from "./analysisProtocol";
 import { AnalysisSlots } from "./analysisSlots";
 import { type AnalysisFailure, type AnalysisLimits, AnalysisWorker } from "./analysisWorker";
 import {
@@ -43,6 +44,7 @@ import {
 } from "./convert";
 import { toLspCapabilityLens, toLspCodeAction, toLspFixAll } from "./convertCaps";
 import { toLspHighlight, toLspPrepareRename, toLspRenameEdit, toLspSignatureHelp } from "./convertEditing";
+import { isLarge } from "./largeDocument";
 import { folderPath, ModelFiles } from "./modelFiles";
 
 interface Settings {
@@ -148,7 +150,8 @@ export function startServer(connection: Connection): void {
     let diagnostics: Diagnostic[];
     if (found) diagnostics = found.value.diagnostics;
     else if (failure && failure.version === version)
-      diagnostics = [...service.getSyntaxDiagnostics(doc), analysisFailureDiagnostic(doc, failure.failure)];
+      // a large document's syntax diagnostics come only with a validation that ends: it is not parsed here
+      diagnostics = [...(isLarge(doc.text) ? [] : service.getSyntaxDiagnostics(doc)), analysisFailureDiagnostic(doc, failure.failure)];
     else return; // a newer check of this document replaced this one
     void connection.sendDiagnostics({ uri, diagnostics: diagnostics.map((d) => toLspDiagnostic(doc, uri, d)) });
   }
@@ -166,10 +169,24 @@ export function startServer(connection: Connection): void {
     );
   }
 
-  /** The parsed document and the cursor offset of a position request. */
+  /** The parsed document and the cursor offset of a position request; none for a large document (largeDocument.ts). */
   function at(p: TextDocumentPositionParams): { doc: TemplateDocument; offset: number } | undefined {
     const doc = templateOf(p.textDocument.uri);
-    return doc && { doc, offset: doc.lines.offsetAt(p.position) };
+    return doc && !isLarge(doc.text) ? { doc, offset: doc.lines.offsetAt(p.position) } : undefined;
+  }
+
+  /** A feature of the parse: computed here, or for a large document in its analysis process. */
+  async function fromParse<T, L>(
+    uri: string,
+    feature: ParseFeature,
+    compute: (doc: TemplateDocument) => T[],
+    toLsp: (doc: TemplateDocument, items: T[]) => L,
+  ): Promise<L | null> {
+    const doc = templateOf(uri);
+    if (!doc) return null;
+    if (!isLarge(doc.text)) return toLsp(doc, compute(doc));
+    const found = await analyse<T[]>(uri, (d) => ({ kind: "parseFeature", text: d.text, feature }));
+    return found && toLsp(found.doc, found.value);
   }
 
   connection.onInitialize((params) => {
@@ -308,17 +325,19 @@ export function startServer(connection: Connection): void {
     const d = a && service.findDefinition(a.doc, a.offset);
     return d ? toLspDefinition(a.doc, p.textDocument.uri, d, definitionLinks) : null;
   });
-  connection.onDocumentSymbol((p) => {
-    const doc = templateOf(p.textDocument.uri);
-    return doc ? service.findDocumentSymbols(doc).map((s) => toLspSymbol(doc, s)) : [];
-  });
-  connection.onFoldingRanges((p) => {
-    const doc = templateOf(p.textDocument.uri);
-    return doc ? service.getFoldingRanges(doc).map(toLspFolding) : [];
-  });
+  connection.onDocumentSymbol(
+    async (p) =>
+      (await fromParse(p.textDocument.uri, "symbols", service.findDocumentSymbols, (doc, symbols) =>
+        symbols.map((s) => toLspSymbol(doc, s)),
+      )) ?? [],
+  );
+  connection.onFoldingRanges(
+    async (p) => (await fromParse(p.textDocument.uri, "folding", service.getFoldingRanges, (_, ranges) => ranges.map(toLspFolding))) ?? [],
+  );
+  // A large document's millions of tokens would cost the thread seconds to convert: the TextMate grammar colours it alone.
   connection.languages.semanticTokens.on((p) => {
     const doc = templateOf(p.textDocument.uri);
-    return doc ? toLspSemanticTokens(doc, service.getSemanticTokens(doc)) : { data: [] };
+    return doc && !isLarge(doc.text) ? toLspSemanticTokens(doc, service.getSemanticTokens(doc)) : { data: [] };
   });
 
   connection.onDidChangeConfiguration((change) => {

@@ -128,7 +128,8 @@ function matchAt(re: RegExp, s: string, pos: number): string | null {
   return m ? m[0] : null;
 }
 
-class Lexer {
+export class Lexer {
+  /** The tokens lexed so far; a TokenWindow takes the ones its parser is done with off the front. */
   readonly tokens: Token[] = [];
   readonly comments: Comment[] = [];
   readonly problems: SyntaxProblem[] = [];
@@ -139,6 +140,7 @@ class Lexer {
   /** Where the value of the next text run may start (after whitespace a tag end consumed). */
   private valueStart = 0;
   private readonly limit: number;
+  private ended = false;
 
   constructor(
     private readonly src: string,
@@ -153,26 +155,35 @@ class Lexer {
   }
 
   run(): LexResult {
-    const src = this.src;
-    while (this.pos < this.limit) {
-      const tagStart = this.findTagStart(this.pos);
-      if (tagStart < 0) {
-        this.emitText(this.limit, null);
-        break;
-      }
-      const kindChar = src[tagStart + 1];
-      const rawBegin = kindChar === "%" && mayBeRaw(src, tagStart) ? matchAt(RAW_BEGIN_RE, src, tagStart) : null;
-      const signChar = src[tagStart + 2];
-      const sign = signChar === "-" || signChar === "+" ? signChar : "";
-      const type: TagType = rawBegin ? "raw_begin" : kindChar === "{" ? "variable" : kindChar === "%" ? "block" : "comment";
-      const edge: TagEdge = { type, sign, start: tagStart, end: tagStart + 2 + sign.length };
-      this.emitText(tagStart, edge);
-      if (rawBegin) this.lexRaw(tagStart, rawBegin, sign);
-      else if (type === "comment") this.lexComment(edge);
-      else this.lexTag(edge);
-    }
-    this.tokens.push({ type: "eof", value: "", start: this.src.length, end: this.src.length });
+    while (this.step());
     return { tokens: this.tokens, comments: this.comments, problems: this.problems };
+  }
+
+  /** Lexes one tag and the text before it (or the text up to the end, or the end): false once the end is out. */
+  step(): boolean {
+    if (this.ended) return false;
+    const src = this.src;
+    if (this.pos >= this.limit) {
+      this.tokens.push({ type: "eof", value: "", start: this.src.length, end: this.src.length });
+      this.ended = true;
+      return true;
+    }
+    const tagStart = this.findTagStart(this.pos);
+    if (tagStart < 0) {
+      this.emitText(this.limit, null);
+      return true;
+    }
+    const kindChar = src[tagStart + 1];
+    const rawBegin = kindChar === "%" && mayBeRaw(src, tagStart) ? matchAt(RAW_BEGIN_RE, src, tagStart) : null;
+    const signChar = src[tagStart + 2];
+    const sign = signChar === "-" || signChar === "+" ? signChar : "";
+    const type: TagType = rawBegin ? "raw_begin" : kindChar === "{" ? "variable" : kindChar === "%" ? "block" : "comment";
+    const edge: TagEdge = { type, sign, start: tagStart, end: tagStart + 2 + sign.length };
+    this.emitText(tagStart, edge);
+    if (rawBegin) this.lexRaw(tagStart, rawBegin, sign);
+    else if (type === "comment") this.lexComment(edge);
+    else this.lexTag(edge);
+    return true;
   }
 
   private findTagStart(from: number): number {

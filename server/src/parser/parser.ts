@@ -2,14 +2,15 @@
 // the position-preserving AST of ./ast. Error tolerant: a problem inside a tag is reported, the tag
 // is skipped or patched with an Error node, and parsing goes on, so one typo never hides the rest.
 import type * as A from "./ast";
-import { chatTemplateLexOptions, lex, type LexOptions, type Token, type TokenType } from "./lexer";
+import { chatTemplateLexOptions, Lexer, type LexOptions, type Token, type TokenType } from "./lexer";
+import { TokenWindow } from "./tokenWindow";
 import type { SyntaxProblem } from "./problems";
+import { fitted } from "./fitted";
 import { LineIndex } from "./lineIndex";
 import { deepestOpening, limitDepth, MAX_NESTING, nestingMessage } from "./nesting";
 
 export interface ParseResult {
   template: A.Template;
-  tokens: Token[];
   problems: SyntaxProblem[];
   /** Number of node ids handed out (ids are 0 … nodeCount-1). */
   nodeCount: number;
@@ -71,6 +72,7 @@ function quoteList(names: string[]): string {
 
 class Parser {
   private i = 0;
+  /** Tokens before this index were let go (see release). */
   private nextId = 0;
   private readonly endStack: string[][] = [];
   private readonly tagStack: { name: string; open: A.Span }[] = [];
@@ -84,7 +86,7 @@ class Parser {
 
   constructor(
     private readonly src: string,
-    private readonly tokens: Token[],
+    private readonly tokens: TokenWindow<Token>,
     private readonly problems: SyntaxProblem[],
   ) {
     this.lines = new LineIndex(src);
@@ -96,15 +98,20 @@ class Parser {
 
   // ------------------------------------------------------------ token stream
 
+  /** The token at index `i`: the end-of-template token for any index past it. */
+  private tok(i: number): Token {
+    return this.tokens.at(i) ?? this.tokens.at(this.tokens.length - 1)!;
+  }
   private get cur(): Token {
-    return this.tokens[this.i];
+    return this.tok(this.i);
   }
   private look(n = 1): Token {
-    return this.tokens[Math.min(this.i + n, this.tokens.length - 1)];
+    return this.tok(this.i + n);
   }
   private advance(): Token {
-    const t = this.tokens[this.i];
+    const t = this.tok(this.i);
     if (t.type !== "eof") this.i++;
+    this.release();
     return t;
   }
   private isOp(op: string, t: Token = this.cur): boolean {
@@ -143,8 +150,12 @@ class Parser {
   private id(): number {
     return this.nextId++;
   }
+  /** Lets the tokens the parser has gone past go (TokenWindow), within a long expression too: it never looks more than two tokens back. */
+  private release(): void {
+    this.tokens.release(this.i - 2);
+  }
   private prevEnd(): number {
-    return this.tokens[this.i - 1]?.end ?? 0;
+    return this.i > 0 ? this.tok(this.i - 1).end : 0;
   }
   private report(
     span: A.Span,
@@ -208,13 +219,13 @@ class Parser {
   /** The token where the nesting that crossed the limit at token `from` goes deepest (nesting.ts), or null. */
   private deepestFrom(from: number, opens: (i: number) => boolean, closes: (i: number) => boolean): Token | null {
     const at = deepestOpening(from, this.tokens.length - 1, opens, closes);
-    return at === null ? null : this.tokens[at];
+    return at === null ? null : this.tok(at);
   }
 
   /** Runs a parse step one nesting level deeper, refusing it past MAX_NESTING (the parser's own stack). */
   private deeper<T>(parse: () => T): T {
     if (this.nesting >= MAX_NESTING) {
-      const bracket = (i: number, kinds: string) => this.tokens[i].type === "operator" && kinds.includes(this.tokens[i].value);
+      const bracket = (i: number, kinds: string) => this.tok(i).type === "operator" && kinds.includes(this.tok(i).value);
       this.fail(
         nestingMessage("brackets and operators"),
         this.deepestFrom(
@@ -241,7 +252,7 @@ class Parser {
         const t = this.cur;
         switch (t.type) {
           case "eof":
-            return { body, end: { name: null, interruptedBy: null } };
+            return { body: fitted(body), end: { name: null, interruptedBy: null } };
           case "text":
             this.advance();
             body.push(this.textNode(t));
@@ -260,10 +271,10 @@ class Parser {
             if (nameTok.type === "name") {
               if (endTags?.includes(nameTok.value)) {
                 this.i += 2;
-                return { body, end: { name: nameTok.value, interruptedBy: null } };
+                return { body: fitted(body), end: { name: nameTok.value, interruptedBy: null } };
               }
               if (this.closesOuterBlock(nameTok.value)) {
-                return { body, end: { name: null, interruptedBy: nameTok } };
+                return { body: fitted(body), end: { name: null, interruptedBy: nameTok } };
               }
             }
             const stmt = this.parseStatement();
@@ -429,8 +440,7 @@ class Parser {
   private body(tagName: string, open: A.Span, endTags: string[]): { body: A.Stmt[]; end: string | null } {
     if (this.tagStack.length >= MAX_NESTING) {
       // Reported where the nesting goes deepest; the rest is not parsed (one error, not one per tag).
-      const tag = (i: number) =>
-        this.tokens[i].type === "block_begin" && this.tokens[i + 1]?.type === "name" ? this.tokens[i + 1].value : "";
+      const tag = (i: number) => (this.tok(i).type === "block_begin" && this.tok(i + 1).type === "name" ? this.tok(i + 1).value : "");
       const deepest = this.deepestFrom(
         this.i,
         (i) => BLOCK_TAGS.has(tag(i)),
@@ -465,8 +475,8 @@ class Parser {
 
   /** Consumes the rest of an end tag (`{% endfor %}`): its name was consumed by subparse. */
   private finishEndTag(): A.Span {
-    const nameTok = this.tokens[this.i - 1];
-    const begin = this.tokens[this.i - 2];
+    const nameTok = this.tok(this.i - 1);
+    const begin = this.tok(this.i - 2);
     try {
       this.expectType("block_end");
     } catch (e) {
@@ -537,7 +547,7 @@ class Parser {
       const b = this.body("if", openTag, ["elif", "else", "endif"]);
       branches.push({ start: tag.start, end: this.prevEnd(), tag, test, body: b.body });
       if (b.end === "elif") {
-        tagStart = this.tokens[this.i - 2].start;
+        tagStart = this.tok(this.i - 2).start;
         continue;
       }
       if (b.end === "else") {
@@ -557,7 +567,7 @@ class Parser {
       end: endTag?.end ?? this.prevEnd(),
       openTag,
       endTag,
-      branches,
+      branches: fitted(branches),
       orElse,
       elseTag,
     };
@@ -628,7 +638,7 @@ class Parser {
       params.push({ name: nameTok.value, default: def, start: nameTok.start, end: def?.end ?? nameTok.end });
     }
     this.expectOp(")");
-    return params;
+    return fitted(params);
   }
 
   private parseCallBlock(begin: Token): A.CallBlock | A.ErrorStmt {
@@ -671,7 +681,7 @@ class Parser {
           const value = this.parseExpression();
           list.push({ target, value, start: target.start, end: value.end });
         }
-        return list;
+        return fitted(list);
       }) ?? [];
     const openTag = this.openTagSpan(begin);
     const b = this.body("with", openTag, ["endwith"]);
@@ -898,7 +908,7 @@ class Parser {
       ops.push({ op, opSpan, right: this.parseMath1() });
     }
     if (ops.length === 0) return left;
-    return { kind: "Compare", id: this.id(), start: left.start, end: ops[ops.length - 1].right.end, left, ops };
+    return { kind: "Compare", id: this.id(), start: left.start, end: ops[ops.length - 1].right.end, left, ops: fitted(ops) };
   }
 
   private parseMath1(): A.Expr {
@@ -1037,7 +1047,7 @@ class Parser {
       if (items.length) return items[0];
       if (!o.explicitParens) this.fail(`Expected an expression, got '${describe(this.cur)}'`, this.cur, "syntax/missing-expression");
     }
-    return { kind: "Tuple", id: this.id(), start, end: this.prevEnd(), items, parenthesized: false };
+    return { kind: "Tuple", id: this.id(), start, end: this.prevEnd(), items: fitted(items), parenthesized: false };
   }
 
   private parseList(): A.List {
@@ -1049,7 +1059,7 @@ class Parser {
       items.push(this.parseExpression());
     }
     const close = this.expectOp("]");
-    return { kind: "List", id: this.id(), start: open.start, end: close.end, items };
+    return { kind: "List", id: this.id(), start: open.start, end: close.end, items: fitted(items) };
   }
 
   private parseDict(): A.Dict {
@@ -1064,7 +1074,7 @@ class Parser {
       pairs.push({ key, value, start: key.start, end: value.end });
     }
     const close = this.expectOp("}");
-    return { kind: "Dict", id: this.id(), start: open.start, end: close.end, pairs };
+    return { kind: "Dict", id: this.id(), start: open.start, end: close.end, pairs: fitted(pairs) };
   }
 
   private parsePostfix(node: A.Expr): A.Expr {
@@ -1109,7 +1119,9 @@ class Parser {
     }
     const close = this.expectOp("]");
     const index: A.Expr =
-      args.length === 1 ? args[0] : { kind: "Tuple", id: this.id(), start: open.end, end: close.start, items: args, parenthesized: false };
+      args.length === 1
+        ? args[0]
+        : { kind: "Tuple", id: this.id(), start: open.end, end: close.start, items: fitted(args), parenthesized: false };
     return { kind: "GetItem", id: this.id(), start: node.start, end: close.end, object: node, index };
   }
 
@@ -1173,6 +1185,8 @@ class Parser {
       requireComma = true;
     }
     this.expectOp(")");
+    r.args = fitted(r.args);
+    r.kwargs = fitted(r.kwargs);
     return r;
   }
 
@@ -1234,10 +1248,12 @@ function parseIntLiteral(raw: string): bigint {
 }
 
 export function parse(source: string, options: LexOptions = chatTemplateLexOptions): ParseResult {
-  const { tokens, comments, problems } = lex(source, options);
-  const parser = new Parser(source, tokens, problems);
+  const lexer = new Lexer(source, options);
+  const { problems } = lexer;
+  const parser = new Parser(source, new TokenWindow(lexer.tokens, () => lexer.step()), problems);
   const template = parser.parseTemplate();
-  template.comments = comments;
+  // the whole template is lexed by now (the parse ends at its end), so the comments are all there
+  template.comments = lexer.comments;
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
-  return { template, tokens, problems, nodeCount: parser.nodeCount };
+  return { template, problems, nodeCount: parser.nodeCount };
 }

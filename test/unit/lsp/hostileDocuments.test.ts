@@ -209,3 +209,54 @@ describe("language server whose analysis process is killed", () => {
     );
   });
 });
+
+/** Documents of 1 to 8 MB (issue 25): their parse took seconds on the server's thread. */
+const LARGE_DOCUMENTS: [string, string][] = [
+  ["100k dict keys", `{% set d = {${Array.from({ length: 100_000 }, (_, i) => `'key${i}': ${i}`).join(", ")}} %}{{ d|length }}`],
+  ["a 1 MB single line", `{{ [${"1, ".repeat(350_000)}1]|length }}`],
+  ["500k broken lines", "{{ ) }}\n".repeat(500_000)],
+  ["200k macros", Array.from({ length: 200_000 }, (_, i) => `{% macro m${i}() %}x{% endmacro %}\n`).join("")],
+  ["60k fix targets", "{{ messages.0 }}\n".repeat(60_000)],
+  ["a 1M-digit literal", `{{ ${"7".repeat(1_000_000)} }}`],
+];
+
+describe("language server on 1–8 MB documents", () => {
+  let client: TestClient;
+  const small = "file:///work/small.jinja";
+  before(async () => {
+    client = await start({ timeLimitMs: TIME_LIMIT_MS });
+    await open(client, small, GOOD);
+  });
+  after(() => client.close());
+
+  it("answers a small document's symbols, completion and hover before a large one's outline, each time", async () => {
+    let slowest = 0;
+    for (const [i, [name, text]] of LARGE_DOCUMENTS.entries()) {
+      assert.ok(text.length > 1_000_000, `${name}: ${text.length} characters`);
+      const uri = `file:///work/large${i}.jinja`;
+      const analysed = open(client, uri, text);
+      const order: string[] = [];
+      const large = client.connection
+        .sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })
+        .then((symbols) => (order.push("large outline"), symbols));
+      const t0 = performance.now();
+      const answers = Promise.all([
+        client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: small } }),
+        client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: small }, position: { line: 1, character: 11 } }),
+        hover(client, small, 1, 12),
+      ]).then((r) => (order.push("small answers"), r));
+      const [symbols, completion, h] = await answers;
+      slowest = Math.max(slowest, performance.now() - t0);
+      assert.ok(Array.isArray(symbols) && symbols.length > 0, name);
+      assert.ok(Array.isArray(completion) && completion.length > 0, name);
+      assert.ok(h, name);
+      await large;
+      assert.deepEqual(order, ["small answers", "large outline"], name);
+      // its diagnostics come from its analysis process: the checks' own, or the time limit's
+      assert.ok((await analysed).diagnostics.length > 0, name);
+    }
+    console.log(
+      `slowest answer on a small document (symbols, completion, hover) after a 1–8 MB document opened: ${Math.round(slowest)} ms`,
+    );
+  });
+});

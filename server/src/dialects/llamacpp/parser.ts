@@ -8,9 +8,9 @@
 // render-time refusal with the engine's message, keyed by node id.
 import type { Refusal } from "../../interpreter/kit";
 import type * as A from "../../parser";
-import { deepestOpening, limitDepth, MAX_NESTING, nestingMessage } from "../../parser";
+import { deepestOpening, fitted, limitDepth, MAX_NESTING, nestingMessage, TokenWindow } from "../../parser";
 import { stod } from "./cParse";
-import { LexError, TOKEN_TYPE_NUMBER, tokenize, type Token, type TokenType } from "./lexer";
+import { LexError, TOKEN_TYPE_NUMBER, tokens, type Token, type TokenType } from "./lexer";
 
 export type LlamaParse =
   | { template: A.Template; refusals: ReadonlyMap<number, Refusal> }
@@ -66,7 +66,7 @@ class Parser {
   readonly refusals = new Map<number, Refusal>();
 
   constructor(
-    private readonly tokens: Token[],
+    private readonly tokens: TokenWindow<Token>,
     private readonly sourceLength: number,
   ) {}
 
@@ -84,17 +84,22 @@ class Parser {
       this.nesting--;
     }
   }
+  /** Lets the tokens the parser has gone past go (TokenWindow), within a long expression too: it never looks more than one token back. */
+  private release(): void {
+    this.tokens.release(this.current - 2);
+  }
   private peek(offset = 0): Token {
-    return this.tokens[this.current + offset] ?? EOF;
+    this.release();
+    return this.tokens.at(this.current + offset) ?? EOF;
   }
   private get prevEnd(): number {
-    return this.tokens[this.current - 1]?.end ?? 0;
+    return this.tokens.at(this.current - 1)?.end ?? 0;
   }
   private next(): Token {
-    if (this.current >= this.tokens.length) {
-      throw new CompileError("parser: Parser Error: Unexpected EOF", this.tokens[this.tokens.length - 1]?.start ?? 0);
-    }
-    return this.tokens[this.current++];
+    const t = this.tokens.at(this.current);
+    if (!t) throw new CompileError("parser: Parser Error: Unexpected EOF", this.tokens.at(this.tokens.length - 1)?.start ?? 0);
+    this.current++;
+    return t;
   }
   private expect(t: TokenType, error: string): Token {
     const tok = this.peek();
@@ -145,30 +150,30 @@ class Parser {
   /** Where the nesting (brackets and block tags) that crossed the limit at token `from` goes deepest (nesting.ts), or null. */
   private deepestFrom(from: number): number | null {
     const tag = (i: number) =>
-      this.tokens[i - 1]?.t === "open_statement" && this.tokens[i].t === "identifier" ? this.tokens[i].value : "";
+      this.tokens.at(i - 1)?.t === "open_statement" && this.tokens.at(i)!.t === "identifier" ? this.tokens.at(i)!.value : "";
     const at = deepestOpening(
       from,
       this.tokens.length,
-      (i) => OPENS.has(this.tokens[i].t) || BLOCK_TAGS.has(tag(i)),
-      (i) => CLOSES.has(this.tokens[i].t) || tag(i).startsWith("end"),
+      (i) => OPENS.has(this.tokens.at(i)!.t) || BLOCK_TAGS.has(tag(i)),
+      (i) => CLOSES.has(this.tokens.at(i)!.t) || tag(i).startsWith("end"),
     );
     // a block tag's opening is its `{%`, the token before its name
-    return at === null ? null : this.tokens[OPENS.has(this.tokens[at].t) ? at : at - 1].start;
+    return at === null ? null : this.tokens.at(OPENS.has(this.tokens.at(at)!.t) ? at : at - 1)!.start;
   }
 
   parse(): A.Template {
     const body: A.Stmt[] = [];
-    while (this.current < this.tokens.length) {
+    while (this.tokens.at(this.current)) {
       const s = this.parseAny();
       if (s) body.push(s);
     }
-    return { kind: "Template", id: this.id(), start: 0, end: this.sourceLength, body, comments: [] };
+    return { kind: "Template", id: this.id(), start: 0, end: this.sourceLength, body: fitted(body), comments: [] };
   }
 
   /** Statements up to (not including) a `{% name %}` of `ends`. */
   private bodyUntil(ends: readonly string[]): A.Stmt[] {
     if (this.blocks >= MAX_NESTING)
-      throw new NestingError(nestingMessage("blocks"), this.deepestFrom(this.current) ?? this.tokens[this.current - 1]?.start ?? 0);
+      throw new NestingError(nestingMessage("blocks"), this.deepestFrom(this.current) ?? this.tokens.at(this.current - 1)?.start ?? 0);
     this.blocks++;
     const body: A.Stmt[] = [];
     while (!this.isStatement(ends)) {
@@ -176,7 +181,7 @@ class Parser {
       if (s) body.push(s);
     }
     this.blocks--;
-    return body;
+    return fitted(body);
   }
 
   private parseAny(): A.Stmt | null {
@@ -441,7 +446,7 @@ class Parser {
       this.current++;
       items.push(primary ? this.parsePrimary() : this.parseExpression());
     }
-    return { kind: "Tuple", id: this.id(), start, end: this.prevEnd, items, parenthesized: false };
+    return { kind: "Tuple", id: this.id(), start, end: this.prevEnd, items: fitted(items), parenthesized: false };
   }
 
   private parseExpression(): A.Expr {
@@ -668,6 +673,8 @@ class Parser {
         });
       } else this.refuse(node, "Keyword argument key must be identifiers");
     }
+    node.args = fitted(node.args);
+    node.kwargs = fitted(node.kwargs);
     return node;
   }
 
@@ -754,17 +761,18 @@ class Parser {
 
   private parsePrimary(): A.Expr {
     const t = this.next();
-    const span = { start: t.start, end: t.end };
+    // start and end written out, not spread: a spread literal keeps its properties out of the object (40 bytes more per leaf)
+    const { start, end } = t;
     switch (t.t) {
       case "numeric_literal":
         if (t.value.includes(".")) {
           const value = stod(t.value);
           if (value === null) throw new CompileError("stod", t.start);
-          return { kind: "Float", id: this.id(), ...span, value, raw: t.value };
+          return { kind: "Float", id: this.id(), start, end, value, raw: t.value };
         } else {
           const value = BigInt(t.value);
           if (value < -(1n << 63n) || value >= 1n << 63n) throw new CompileError("stoll", t.start);
-          return { kind: "Int", id: this.id(), ...span, value };
+          return { kind: "Int", id: this.id(), start, end, value };
         }
       case "string_literal": {
         let value = t.value;
@@ -772,7 +780,7 @@ class Parser {
         return { kind: "Str", id: this.id(), start: t.start, end: this.prevEnd, value };
       }
       case "identifier":
-        return { kind: "Name", id: this.id(), ...span, name: t.value };
+        return { kind: "Name", id: this.id(), start, end, name: t.value };
       case "open_paren": {
         const e = this.parseExpressionSequence();
         this.expect("close_paren", "Expected )");
@@ -786,7 +794,7 @@ class Parser {
           if (this.is("comma")) this.current++;
         }
         this.current++;
-        return { kind: "List", id: this.id(), start: t.start, end: this.prevEnd, items };
+        return { kind: "List", id: this.id(), start: t.start, end: this.prevEnd, items: fitted(items) };
       }
       case "open_curly_bracket": {
         const pairs: A.DictPair[] = [];
@@ -798,7 +806,7 @@ class Parser {
           if (this.is("comma")) this.current++;
         }
         this.current++;
-        return { kind: "Dict", id: this.id(), start: t.start, end: this.prevEnd, pairs };
+        return { kind: "Dict", id: this.id(), start: t.start, end: this.prevEnd, pairs: fitted(pairs) };
       }
     }
     throw new CompileError(`Unexpected token: ${t.value} of type ${TOKEN_TYPE_NUMBER[t.t]}`, t.start);
@@ -820,9 +828,27 @@ export function paramProblem(p: A.Param): "keyword" | "other" | undefined {
 }
 
 /** Compiles `source` as llama.cpp does: our AST of it, or the error that fails every render. */
-export function parseLlamaCpp(source: string): LlamaParse {
+/** The first lexer error in what is left of the tokens, or null: llama.cpp lexes the whole template before it parses. */
+function lexErrorIn(rest: Iterator<Token>): LexError | null {
   try {
-    const p = new Parser(tokenize(source), source.length);
+    while (!rest.next().done);
+    return null;
+  } catch (e) {
+    if (e instanceof LexError) return e;
+    throw e;
+  }
+}
+
+export function parseLlamaCpp(source: string): LlamaParse {
+  const lexed = tokens(source);
+  try {
+    const buffer: Token[] = [];
+    const step = () => {
+      const t = lexed.next();
+      if (!t.done) buffer.push(t.value);
+      return !t.done;
+    };
+    const p = new Parser(new TokenWindow(buffer, step), source.length);
     const template = p.parse();
     let tooDeep: NestingError | null = null;
     limitDepth(
@@ -832,7 +858,8 @@ export function parseLlamaCpp(source: string): LlamaParse {
     );
     if (tooDeep) throw tooDeep;
     return { template, refusals: p.refusals };
-  } catch (e) {
+  } catch (thrown) {
+    const e = thrown instanceof CompileError ? (lexErrorIn(lexed) ?? thrown) : thrown;
     if (!(e instanceof LexError || e instanceof CompileError)) throw e;
     const at = Math.min(e.at, source.length);
     return {
