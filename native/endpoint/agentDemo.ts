@@ -107,10 +107,11 @@ function pendingResults(messages: Message[]): Message[] {
 }
 
 /**
- * The prompt for the agent demo's turn, or null when the request is not one it steers (no tools, a tool_choice
- * other than auto, an output format or grammar of its own).
+ * The constraints (grammar, triggers, parser) for the agent demo's turn, or null when the request is not one it
+ * steers (no tools, a tool_choice other than auto, an output format or grammar of its own). The prompt the
+ * model reads stays the request's own.
  */
-export async function agentDemoPrompt(apply: Apply, request: ChatRequest): Promise<ChatPrompt | null> {
+export async function agentDemoConstraint(apply: Apply, request: ChatRequest): Promise<ChatPrompt | null> {
   const tools = (request.tools ?? []) as Tool[];
   if (!tools.length || (request.tool_choice ?? "auto") !== "auto") return null;
   if (request.response_format || request.grammar !== undefined || request.json_schema !== undefined) return null;
@@ -119,10 +120,8 @@ export async function agentDemoPrompt(apply: Apply, request: ChatRequest): Promi
   const plain: ChatRequest = { ...request, chat_template_kwargs: { ...request.chat_template_kwargs, enable_thinking: false } };
   const results = pendingResults(messages);
   if (results.length) {
-    const prompt = await apply(request);
     const answer = literalGrammar(answerQuoting(textOf(results.at(-1)!.content)));
-    const constraint = await apply({ ...plain, tools: undefined, tool_choice: undefined, parallel_tool_calls: undefined, grammar: answer });
-    return { ...constraint, prompt: prompt.prompt };
+    return apply({ ...plain, tools: undefined, tool_choice: undefined, parallel_tool_calls: undefined, grammar: answer });
   }
   const tool = preferredTool(tools);
   const forced: ChatRequest = {
@@ -130,7 +129,5 @@ export async function agentDemoPrompt(apply: Apply, request: ChatRequest): Promi
     tool_choice: { type: "function", function: { name: tool.function?.name ?? "" } },
     parallel_tool_calls: false,
   };
-  const prompt = await apply(request);
-  const constraint = await apply({ ...forced, tools: [narrowed(tool)] });
-  return { ...constraint, prompt: prompt.prompt };
+  return apply({ ...forced, tools: [narrowed(tool)] });
 }

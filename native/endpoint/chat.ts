@@ -2,8 +2,8 @@
 // llama-server would build), generation, and the assistant message parsed from the output by the
 // template's format. Streams get the message as deltas while it is generated.
 import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions, TokenLogprobs } from "../engine";
-import { agentDemoPrompt } from "./agentDemo";
-import { IncrementalParser, type MessageDelta, type MessageOut } from "./chatOutput";
+import { agentDemoConstraint } from "./agentDemo";
+import { SentMessage, type MessageDelta, type MessageOut } from "./chatOutput";
 import { generate } from "./generation";
 import { describeDivergenceText, describeLoss } from "./promptHistory";
 import { noteRequest } from "./requestLog";
@@ -65,15 +65,19 @@ export async function countChatTokens(services: Services, request: ChatRequest):
 export async function runChat(services: Services, job: ChatJob): Promise<ChatOutcome> {
   const { engine, template } = services.model.ready();
   const chat = job.chatTemplate === undefined ? template.current() : await engine.chatTemplate(job.chatTemplate);
+  const prompt = await applyWithSystemTurns(chat, job.request);
   // tool_choice required or named: the chat layer's grammar allows nothing but the call (forced_tool_call.cpp)
-  const apply = (request: ChatRequest) => applyWithSystemTurns(chat, request);
-  const steered = services.model.agentDemo && job.chatTemplate === undefined ? await agentDemoPrompt(apply, job.request) : null;
-  const prompt = steered ?? (await apply(job.request));
-  const tokens = await engine.tokenize(prompt.prompt);
+  const steered =
+    services.model.agentDemo && job.chatTemplate === undefined
+      ? await agentDemoConstraint((request) => applyWithSystemTurns(chat, request), job.request)
+      : null;
+  const text = prompt.prompt;
+  const tokens = await engine.tokenize(text);
   job.onPrompt?.(tokens.length);
-  const served = { tokens, text: prompt.prompt, messages: job.request.messages, tools: job.request.tools ?? null };
+  const served = { tokens, text, messages: job.request.messages, tools: job.request.tools ?? null };
   const loss = services.promptHistory.compare(served);
-  const parser = await IncrementalParser.open(prompt, job.idPrefix, job.onDeltas ?? (() => {}));
+  // the engine parses the output in its generation loop; each parse's deltas become the message here
+  const message = new SentMessage(job.idPrefix);
   const result = await generate(engine, services.queue, tokens, {
     ...job.sampling,
     maxTokens: job.maxTokens,
@@ -81,7 +85,8 @@ export async function runChat(services: Services, job: ChatJob): Promise<ChatOut
     onAccepted: job.onAccepted,
     stop: job.stop,
     ignoreEos: job.ignoreEos,
-    chat: prompt,
+    chat: steered ?? prompt,
+    parseMessage: true,
     signal: job.signal,
     logprobs: job.logprobs,
     onToken:
@@ -89,11 +94,11 @@ export async function runChat(services: Services, job: ChatJob): Promise<ChatOut
       ((e) => {
         job.onCached?.(e.cachedTokens);
         if (e.logprobs) job.onLogprobs?.(e.logprobs);
-        parser.push(e.text);
+        if (e.deltas) job.onDeltas!(message.add(e.deltas));
       }),
   });
   // what the context holds now: the next turn of this conversation should start with all of it
-  services.promptHistory.remember({ ...served, tokens: [...tokens, ...result.tokens], text: prompt.prompt + result.text });
+  services.promptHistory.remember({ ...served, tokens: [...tokens, ...result.tokens], text: text + result.text });
   if (loss) {
     noteRequest(describeLoss(result.stats.cachedTokens, loss));
     if (loss.divergence) {
@@ -101,10 +106,13 @@ export async function runChat(services: Services, job: ChatJob): Promise<ChatOut
       if (services.config.verbose) services.log(describeDivergenceText(loss.divergence));
     }
   }
-  const complete = result.stopReason === "eos" || result.stopReason === "stop";
-  const message = result.stopReason === "abort" ? parser.sent : await parser.finish(result.text, complete);
+  if (result.stopReason !== "abort") {
+    if (result.messageError) throw result.messageError;
+    const last = message.add(result.messageDeltas ?? []);
+    if (last.length) job.onDeltas?.(last);
+  }
   const stopSequence = result.stopReason === "stop" && job.stop.includes(result.stopString ?? "") ? result.stopString : null;
-  const finish = finishOf(result.stopReason, message.toolCalls.length);
+  const finish = finishOf(result.stopReason, message.sent.toolCalls.length);
   services.metrics.recordGeneration(job.api, finish, result.stats);
-  return { message, finish, stopSequence, stats: result.stats, logprobs: result.logprobs };
+  return { message: message.sent, finish, stopSequence, stats: result.stats, logprobs: result.logprobs };
 }

@@ -26,7 +26,7 @@ export async function chatParse(ctx: RouteContext): Promise<void> {
   const prompt = await chat.apply(request);
   const m = await parseChatOutput(text, prompt, { partial });
   sendJson(ctx.res, 200, {
-    format: prompt.format,
+    format: prompt.describe().format,
     content: m.content,
     reasoning_content: m.reasoningContent,
     tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),

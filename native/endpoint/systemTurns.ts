@@ -24,10 +24,46 @@ export function mergeLaterSystemMessages(messages: Message[]): Message[] {
   return [{ role: "system", content: later.join("\n\n") }, ...rest];
 }
 
-/** The prompt of a request: later system messages in place where the template renders them there, merged otherwise. */
+/** A conversation with a later system message: whether a template renders it in place is learnt once from it. */
+const PROBE_TEXT = "(a later system message)";
+const PROBE: Message[] = [
+  { role: "system", content: "You are a helpful assistant." },
+  { role: "user", content: "Hello" },
+  { role: "system", content: PROBE_TEXT },
+  { role: "assistant", content: "Hi" },
+  { role: "user", content: "Go on" },
+];
+
+const inPlace = new WeakMap<ChatTemplate, Promise<boolean>>();
+
+/** Whether the template renders a later system message where it is (it neither raises on it nor drops it). */
+function rendersInPlace(template: ChatTemplate): Promise<boolean> {
+  let known = inPlace.get(template);
+  if (!known) {
+    known = template.apply({ messages: PROBE }).then(
+      (prompt) => prompt.prompt.includes(PROBE_TEXT),
+      (e) => {
+        if (e instanceof EngineError && e.code === "template_error") return false;
+        inPlace.delete(template);
+        throw e;
+      },
+    );
+    inPlace.set(template, known);
+  }
+  return known;
+}
+
+/**
+ * The prompt of a request: later system messages in place where the template renders them there, merged
+ * otherwise. The template renders each request once (and the guard checks it once): where it goes is learnt
+ * once per template, and only a request it still drops or raises on where the probe's was kept is rendered
+ * again, merged.
+ */
 export async function applyWithSystemTurns(template: ChatTemplate, request: ChatRequest): Promise<ChatPrompt> {
   const messages = request.messages as Message[];
   if (!messages.some(isLaterSystem)) return template.apply(request);
+  const merged = () => template.apply({ ...request, messages: mergeLaterSystemMessages(messages) });
+  if (!(await rendersInPlace(template))) return merged();
   const texts = messages
     .filter(isLaterSystem)
     .flatMap(textOf)
@@ -39,5 +75,5 @@ export async function applyWithSystemTurns(template: ChatTemplate, request: Chat
   } catch (e) {
     if (!(e instanceof EngineError && e.code === "template_error")) throw e;
   }
-  return template.apply({ ...request, messages: mergeLaterSystemMessages(messages) });
+  return merged();
 }

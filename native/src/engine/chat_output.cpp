@@ -2,6 +2,8 @@
 
 #include "errors.h"
 
+#include <chrono>
+
 namespace cts {
 
 common_reasoning_format reasoning_format_named(const std::string & name) {
@@ -59,14 +61,26 @@ ParsedMessage parse_chat_output(const std::string & text, bool is_partial, const
     return ChatOutputParser(prompt).parse(text, is_partial);
 }
 
+namespace {
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
 std::vector<MessageDelta> ChatOutputStream::append(const std::string & text) {
-    std::lock_guard<std::mutex> lock(mutex_);
     text_ += text;
-    return tracker_.update(parser_.parse(text_, true));
+    const double started = now_ms();
+    if (!pacing_.due(started)) {
+        return {};
+    }
+    auto deltas = tracker_.update(parser_.parse(text_, true));
+    pacing_.parsed(started, now_ms(), !deltas.empty());
+    return deltas;
 }
 
 std::vector<MessageDelta> ChatOutputStream::finish(const std::string & full_text, bool complete) {
-    std::lock_guard<std::mutex> lock(mutex_);
     text_ = full_text;
     if (complete) {
         try {

@@ -1,13 +1,14 @@
 // Model output → the assistant message, with llama.cpp's parser for the prompt's format (what llama-server
-// does with a completion), and the per-request stream of it: the parser is loaded once per request and the
-// output kept here as it grows, so a wake-up hands over only the new text and gets back only the deltas.
+// does with a completion), and the per-request stream of it that the generation loop feeds (engine.h): the
+// parser is loaded once per request, the output kept here as it grows, and a partial parse runs when its
+// pacing allows (parse_pacing.h), giving only what it adds to what was sent.
 #pragma once
 
 #include "chat.h"
 #include "chat_layer.h"
 #include "message_tracker.h"
+#include "parse_pacing.h"
 
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,12 +31,13 @@ private:
 // The whole output at once (POST /chat/parse).
 ParsedMessage parse_chat_output(const std::string & text, bool is_partial, const ChatPrompt & prompt);
 
-// One streamed chat completion: the output so far and what has been sent of it. Calls are serialized.
+// One chat completion's output: what it is so far and what has been sent of it. One thread uses it.
 class ChatOutputStream {
 public:
     explicit ChatOutputStream(const ChatPrompt & prompt) : parser_(prompt) {}
 
-    // The output grows by `text`: what a partial parse of all of it adds to what was sent.
+    // The output grows by `text`: when the pacing allows a parse now, what a partial parse of all of it adds
+    // to what was sent; else nothing yet.
     std::vector<MessageDelta> append(const std::string & text);
 
     // The whole output once generation ended (`complete`: on its own, not cut off): what the final parse
@@ -44,7 +46,7 @@ public:
 
 private:
     ChatOutputParser parser_;
-    std::mutex mutex_;
+    ParsePacing pacing_;
     std::string text_;
     MessageTracker tracker_;
 };
