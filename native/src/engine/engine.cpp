@@ -7,6 +7,7 @@
 #include "model_check.h"
 #include "text_stream.h"
 #include "thread_pool.h"
+#include "utf8.h"
 
 #include "common.h"
 #include "json-schema-to-grammar.h"
@@ -630,7 +631,7 @@ GenerateResult Engine::generate(const GenerateParams & request, const TokenFn & 
         const std::string released = text.push(common_token_to_piece(m.vocab, t, preserved.count(t) > 0));
         std::vector<MessageDelta> deltas;
         if (message && p.stream_message && !released.empty()) {
-            deltas = parse([&] { return message->append(released); });
+            deltas = parse([&] { return message->append(well_formed_utf8(released)); });
         }
         on_token({t, released, lp, (int)n_keep, deltas.empty() ? nullptr : &deltas});
         if (text.stopped()) {
@@ -794,7 +795,7 @@ GenerateResult Engine::generate(const GenerateParams & request, const TokenFn & 
     result.text = text.text();
     if (message && result.stop_reason != "abort") {
         const bool complete = result.stop_reason == "eos" || result.stop_reason == "stop";
-        result.message_deltas = parse([&] { return message->finish(result.text, complete); });
+        result.message_deltas = parse([&] { return message->finish(well_formed_utf8(result.text), complete); });
     }
     st.generate_ms = ms_since(t_gen);
     if (use_spec) {

@@ -20,6 +20,12 @@ describe("engine-unit-tests", () => {
     assert.match(r.stdout, /all passed/);
   });
 
+  it("passes: ill-formed UTF-8 in model output is read as JavaScript reads it (each maximal subpart one U+FFFD)", () => {
+    const r = spawnSync(join(nativeBinDir(), "utf8-tests"), { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /all passed/);
+  });
+
   it("passes: a stream's partial parses wait for nothing until one sends something, then keep to 2 % of the time", () => {
     const r = spawnSync(join(nativeBinDir(), "parse-pacing-tests"), { encoding: "utf8" });
     assert.equal(r.status, 0, r.stdout + r.stderr);
