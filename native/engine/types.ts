@@ -149,7 +149,8 @@ export interface GenerateOptions extends SamplingOptions {
   /**
    * With `chat`: the output parsed into the assistant message by the prompt's format, in the generation loop
    * (GenerateResult.messageDeltas); with onToken, partial parses as it grows too (TokenEvent.deltas), each
-   * waiting until the parses so far took at most 2 % of the time.
+   * waiting until the parses so far took at most 2 % of the time. onToken then hears of the first token and of
+   * those that bring deltas or log-probabilities, not of every token: the text is the result's.
    */
   parseMessage?: boolean;
   ignoreEos?: boolean;
