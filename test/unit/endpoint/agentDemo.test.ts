@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import OpenAI from "openai";
-import { answerQuoting, demoArguments, literalGrammar, preferredTool } from "../../../native/endpoint/agentDemo";
+import { answerQuoting, demoArguments, literalGrammar, preferredTool } from "../../../native/endpoint/chat/agentDemo";
 import { isAgentDemo } from "../../../native/testModels";
 import { ensureDemoModels } from "../../../native/testModels/demo";
 import { startEndpoint, storageDir, WEATHER_TOOL, type EndpointProcess } from "../../helpers/endpoint";

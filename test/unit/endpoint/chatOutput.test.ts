@@ -3,7 +3,7 @@
 // calls announced once named) is message-tracker-tests' (C++), when they run parse-pacing-tests'.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SentMessage, type MessageDelta } from "../../../native/endpoint/chatOutput";
+import { SentMessage, type MessageDelta } from "../../../native/endpoint/chat/chatOutput";
 
 test("SentMessage gives a call the model left without an id one of its own, and keeps the model's", () => {
   const m = new SentMessage("call_");

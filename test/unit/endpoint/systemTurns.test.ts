@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ChatTemplate } from "../../../native/engine";
-import { applyWithSystemTurns, mergeLaterSystemMessages } from "../../../native/endpoint/systemTurns";
+import { applyWithSystemTurns, mergeLaterSystemMessages } from "../../../native/endpoint/chat/systemTurns";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import "../../helpers/templateGuard";
 

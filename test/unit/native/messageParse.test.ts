@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ChatTemplate, parseChatOutput } from "../../../native/engine/chat";
 import type { OutputDelta } from "../../../native/engine/types";
-import { literalGrammar } from "../../../native/endpoint/agentDemo";
+import { literalGrammar } from "../../../native/endpoint/chat/agentDemo";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { loadEngine, randomPair } from "../../helpers/native";
 

@@ -3,7 +3,7 @@
 // message, and a call the model gave no id gets one. Nothing sent is ever taken back, so a stream and the
 // final message always agree.
 import { randomBytes } from "node:crypto";
-import type { OutputDelta } from "../engine";
+import type { OutputDelta } from "../../engine";
 
 export interface ToolCallOut {
   id: string;

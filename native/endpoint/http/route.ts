@@ -1,6 +1,6 @@
 // What a route handler gets, and the one way it answers with JSON.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Services } from "./services";
+import type { Services } from "../services";
 
 export interface RouteContext {
   req: IncomingMessage;

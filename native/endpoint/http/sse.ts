@@ -8,7 +8,7 @@
 // clients' idle guards count only what their parser yields (qwen-code aborts after 240 s of comments alone).
 // The first one starts the response: an error after it is told in the stream.
 import type { ServerResponse } from "node:http";
-import { DFLASH_HEADERS } from "./dflash";
+import { DFLASH_HEADERS } from "../llama/dflash";
 
 export const PING = ": ping\n\n";
 

@@ -1,6 +1,6 @@
 // GET /slots (llama-server's name): the one generation slot, what its context holds, and the prompt cache's
 // saved conversations (tokens, bytes, last use), so a client can see why a request was or was not cached.
-import { sendJson, type RouteContext } from "./route";
+import { sendJson, type RouteContext } from "../http/route";
 
 export async function slots(ctx: RouteContext): Promise<void> {
   const { engine, info } = ctx.services.model.ready();

@@ -2,29 +2,29 @@
 // the API the route belongs to (Anthropic for /v1/messages*, OpenAI otherwise), so no request can take
 // the process down.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { anthropicError } from "./anthropic/errors";
-import { applyMessagesTemplate, applyTemplate } from "./applyTemplate";
-import { countTokens } from "./anthropic/countTokens";
-import { messages } from "./anthropic/messages";
+import { anthropicError } from "../anthropic/errors";
+import { applyMessagesTemplate, applyTemplate } from "../chat/applyTemplate";
+import { countTokens } from "../anthropic/countTokens";
+import { messages } from "../anthropic/messages";
 import { checkAccess } from "./auth";
 import { maxBodyBytes, readJsonBody } from "./body";
-import { chatParse } from "./chatParse";
+import { chatParse } from "../chat/chatParse";
 import { ApiError, toApiError } from "./errors";
-import { health } from "./health";
-import { metrics } from "./metricsRoute";
-import { chatCompletions } from "./openai/chat";
-import { completions } from "./openai/completions";
-import { openaiError } from "./openai/errors";
+import { health } from "../llama/health";
+import { metrics } from "../llama/metricsRoute";
+import { chatCompletions } from "../openai/chat";
+import { completions } from "../openai/completions";
+import { openaiError } from "../openai/errors";
 import { allowCors, answerPreflight, checkOrigin } from "./origin";
 import { inRequest, requestLine, type RequestRecord } from "./requestLog";
-import { models } from "./openai/models";
+import { models } from "../openai/models";
 import { root } from "./root";
 import { sendJson, type Handler } from "./route";
-import type { Services } from "./services";
-import { props } from "./props";
-import { responses } from "./responses";
-import { slots } from "./slots";
-import { detokenize, tokenize } from "./tokenize";
+import type { Services } from "../services";
+import { props } from "../llama/props";
+import { responses } from "../responses";
+import { slots } from "../llama/slots";
+import { detokenize, tokenize } from "../llama/tokenize";
 
 const ROUTES: Record<string, Partial<Record<"GET" | "POST", Handler>>> = {
   "/": { GET: root },

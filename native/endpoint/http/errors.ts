@@ -1,8 +1,8 @@
 // The errors routes answer with, independent of the API: openai/errors.ts and anthropic/errors.ts write
 // them in their own envelopes. Anything that is not an ApiError becomes one here, so no request can
 // crash the process or leave a client without an answer.
-import { ContextOverflowError, EngineError } from "../engine";
-import { QueueFullError } from "./queue";
+import { ContextOverflowError, EngineError } from "../../engine";
+import { QueueFullError } from "../llama/queue";
 
 export type ErrorKind =
   "invalid_request" | "authentication" | "permission" | "not_found" | "too_large" | "rate_limit" | "unavailable" | "server";

@@ -8,7 +8,7 @@
 // The output is still the model's own tokens, sampled under the grammar; the server adds no text. The prompt is
 // the request's own, token for token; only the constraints (grammar, triggers, parser) come from the narrowed
 // request, built with thinking off so that nothing (no reasoning the random model would ramble in) comes first.
-import type { ChatPrompt, ChatRequest } from "../engine";
+import type { ChatPrompt, ChatRequest } from "../../engine";
 
 type Apply = (request: ChatRequest) => Promise<ChatPrompt>;
 type Schema = Record<string, unknown>;

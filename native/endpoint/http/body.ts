@@ -2,7 +2,7 @@
 // Only `Content-Type: application/json` is read: text/plain and form bodies are what a web page can send
 // cross-site without a preflight.
 import type { IncomingMessage } from "node:http";
-import { JsonError, parseJson } from "../../server/src/interpreter";
+import { JsonError, parseJson } from "../../../server/src/interpreter";
 import { ApiError, badRequest } from "./errors";
 import { checkJsonDepth } from "./jsonDepth";
 

@@ -3,10 +3,10 @@
 // The ones this endpoint does not implement are a 400 naming the field, never silently ignored — unless the
 // value asks for what it does anyway (mirostat 0, typical_p 1, cache_prompt true…): llama.cpp's web UI and
 // other clients send their whole settings with every request.
-import { badRequest } from "./errors";
-import type { Fields } from "./fields";
-import { checkGrammar } from "./grammarCheck";
-import { checkJsonSchema } from "./schemaCheck";
+import { badRequest } from "../http/errors";
+import type { Fields } from "../http/fields";
+import { checkGrammar } from "../chat/grammarCheck";
+import { checkJsonSchema } from "../chat/schemaCheck";
 
 export interface LlamaParams {
   grammar?: string;

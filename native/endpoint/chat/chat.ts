@@ -1,14 +1,14 @@
 // A chat request, whichever API it came in: the prompt llama.cpp's chat layer builds from it (what
 // llama-server would build), generation, and the assistant message parsed from the output by the
 // template's format. Streams get the message as deltas while it is generated.
-import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions, TokenLogprobs } from "../engine";
+import type { ChatRequest, GenerateResult, GenerateStats, SamplingOptions, TokenLogprobs } from "../../engine";
 import { agentDemoConstraint } from "./agentDemo";
 import { SentMessage, type MessageDelta, type MessageOut } from "./chatOutput";
 import { generate } from "./generation";
 import { describeDivergenceText, describeLoss } from "./promptHistory";
-import { noteRequest } from "./requestLog";
+import { noteRequest } from "../http/requestLog";
 import { applyWithSystemTurns } from "./systemTurns";
-import type { Services } from "./services";
+import type { Services } from "../services";
 
 export interface ChatJob {
   api: "openai" | "anthropic";

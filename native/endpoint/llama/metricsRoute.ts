@@ -1,5 +1,5 @@
 // GET /metrics.
-import type { RouteContext } from "./route";
+import type { RouteContext } from "../http/route";
 
 export async function metrics(ctx: RouteContext): Promise<void> {
   const { metrics, queue, model } = ctx.services;

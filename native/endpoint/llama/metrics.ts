@@ -1,7 +1,7 @@
 // Counters for GET /metrics, in Prometheus' text format (version 0.0.4).
-import type { ContextBucket, ContextBucketTotals, GenerateStats } from "../engine";
+import type { ContextBucket, ContextBucketTotals, GenerateStats } from "../../engine";
 import { belowBreakEven, type BreakEvenWarning } from "./dflash";
-import { DIVERGENCE_CAUSES, type DivergenceCause } from "./promptHistory";
+import { DIVERGENCE_CAUSES, type DivergenceCause } from "../chat/promptHistory";
 
 /** Upper bounds of the reused-share histogram's buckets. */
 const REUSED_BUCKETS = [0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 1];

@@ -2,10 +2,10 @@
 // failed. The HTTP server is up before loading starts, so /health can show the progress.
 import { statSync } from "node:fs";
 import { basename } from "node:path";
-import { Engine, type ModelInfo } from "../engine";
-import { isAgentDemo } from "../testModels";
-import type { ServeConfig } from "./config";
-import { ApiError } from "./errors";
+import { Engine, type ModelInfo } from "../../engine";
+import { isAgentDemo } from "../../testModels";
+import type { ServeConfig } from "../config";
+import { ApiError } from "../http/errors";
 import { TemplateSource, type TemplateEvent } from "./templateSource";
 
 export type ModelStatus =

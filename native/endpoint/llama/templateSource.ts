@@ -9,9 +9,9 @@
 import { watch, type FSWatcher } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import type { ChatTemplate, Engine } from "../engine";
-import type { ServeConfig } from "./config";
-import { ApiError } from "./errors";
+import type { ChatTemplate, Engine } from "../../engine";
+import type { ServeConfig } from "../config";
+import { ApiError } from "../http/errors";
 
 export interface TemplateState {
   source: "gguf" | "file";

@@ -3,7 +3,7 @@
 // Llama 3) gets them in place. Many templates render a system message only first: they raise on a later one
 // (Mistral's "roles must alternate") or drop it. For those its text is appended to the system prompt, so the
 // instruction still reaches the model and the request is not refused.
-import { EngineError, type ChatPrompt, type ChatRequest, type ChatTemplate } from "../engine";
+import { EngineError, type ChatPrompt, type ChatRequest, type ChatTemplate } from "../../engine";
 
 type Message = { role?: unknown; content?: unknown };
 

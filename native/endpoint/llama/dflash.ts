@@ -1,6 +1,6 @@
 // How a response reports its generation's DFlash statistics: x-dflash-* headers (trailers on a stream,
 // whose headers leave before the numbers exist) and a llama-server style `timings` object in the body.
-import type { GenerateStats } from "../engine";
+import type { GenerateStats } from "../../engine";
 
 export const DFLASH_HEADERS = [
   "x-dflash-acceptance",

@@ -1,6 +1,6 @@
 // A request body's nesting, checked once, iteratively, right after parsing: everything after (the template
 // guard, JSON.stringify for the native side, llama.cpp's chat layer) may recurse over it.
-import { MAX_JSON_DEPTH } from "./constraintLimits";
+import { MAX_JSON_DEPTH } from "../chat/constraintLimits";
 import { badRequest } from "./errors";
 
 /** Throws a 400 naming the top-level field that nests past the limit. */

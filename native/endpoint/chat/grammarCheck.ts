@@ -7,7 +7,7 @@ import {
   MAX_CONSTRAINT_NESTING,
   MAX_CONSTRAINT_REPETITION,
 } from "./constraintLimits";
-import { badRequest, type FieldPath } from "./errors";
+import { badRequest, type FieldPath } from "../http/errors";
 
 /**
  * The `{m}`, `{m,}` or `{m,n}` at `at` (in a grammar or a regex): the offset past it, or what is wrong with its

@@ -4,7 +4,7 @@
 // every second. The generation is noted where every route's generation passes (generation.ts), in the request's
 // async context, so no handler has to hand its statistics back.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { GenerateStats } from "../engine";
+import type { GenerateStats } from "../../engine";
 
 export interface RequestRecord {
   method: string;

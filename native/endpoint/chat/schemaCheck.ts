@@ -10,8 +10,8 @@ import {
   MAX_CONSTRAINT_NESTING,
   MAX_SCHEMA_LENGTH_BOUND,
 } from "./constraintLimits";
-import { badRequest, type FieldPath } from "./errors";
-import type { Fields } from "./fields";
+import { badRequest, type FieldPath } from "../http/errors";
+import type { Fields } from "../http/fields";
 import { repetitionAt } from "./grammarCheck";
 
 /** Keywords whose values are data, not schemas: never walked. */

@@ -2,9 +2,9 @@
 // reasoning, tool calls — for the chat request the output answers. The editor's "Test Template Against
 // Model" generates from a prompt it rendered itself (/v1/completions) and reads the output back here, with
 // the template being tested (`chat_template`) or, without one, the served template.
-import { type ChatRequest, parseChatOutput } from "../engine";
-import { Fields } from "./fields";
-import { sendJson, type RouteContext } from "./route";
+import { type ChatRequest, parseChatOutput } from "../../engine";
+import { Fields } from "../http/fields";
+import { sendJson, type RouteContext } from "../http/route";
 import { checkToolSchemas } from "./schemaCheck";
 
 export async function chatParse(ctx: RouteContext): Promise<void> {

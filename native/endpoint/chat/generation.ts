@@ -1,8 +1,8 @@
 // One generation through the queue: wait for the slot (or 429), check that it fits the context before any
 // decoding, generate, give the slot back. The caller's signal aborts it, queued or running.
-import { ContextOverflowError, type Engine, type GenerateOptions, type GenerateResult } from "../engine";
-import type { GenerationQueue } from "./queue";
-import { noteGeneration } from "./requestLog";
+import { ContextOverflowError, type Engine, type GenerateOptions, type GenerateResult } from "../../engine";
+import type { GenerationQueue } from "../llama/queue";
+import { noteGeneration } from "../http/requestLog";
 
 /**
  * Without max_tokens a generation may use what the context has left (as llama-server's n_predict -1); the

@@ -1,8 +1,8 @@
 // POST /tokenize and POST /detokenize, in llama-server's shapes: how the served model's vocabulary reads a text
 // (a rendered template's special tokens among them), and back.
-import { badRequest } from "./errors";
-import { Fields } from "./fields";
-import { sendJson, type RouteContext } from "./route";
+import { badRequest } from "../http/errors";
+import { Fields } from "../http/fields";
+import { sendJson, type RouteContext } from "../http/route";
 
 const strict = new TextDecoder("utf-8", { fatal: true });
 

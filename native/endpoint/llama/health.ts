@@ -1,5 +1,5 @@
 // GET /health: loading (with progress), ready or error. 200 only when ready, so a poller can go by the status.
-import { sendJson, type RouteContext } from "./route";
+import { sendJson, type RouteContext } from "../http/route";
 
 export async function health(ctx: RouteContext): Promise<void> {
   const { model, queue, config } = ctx.services;

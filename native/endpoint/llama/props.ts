@@ -1,7 +1,7 @@
 // GET /props in llama-server's shape: the context, the generation defaults, the chat template in use and the
 // capabilities llama.cpp infers from it, and the llama.cpp build, so tools written for llama-server can read
 // them. A template file that has not loaded leaves chat_template and its caps null (GET /health says why).
-import { sendJson, type RouteContext } from "./route";
+import { sendJson, type RouteContext } from "../http/route";
 
 /** The engine's sampling defaults (native/src/engine/engine.h), which are llama-server's. */
 const DEFAULT_PARAMS = {

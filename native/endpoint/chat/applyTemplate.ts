@@ -1,11 +1,11 @@
 // POST /apply-template (llama-server's, a chat-completions body) and POST /v1/messages/apply-template (an
 // Anthropic Messages body): the exact prompt that request would generate from, rendered by llama.cpp's chat
 // layer with the served template, without generating. `{"prompt"}`, as llama-server answers.
-import type { ChatRequest } from "../engine";
-import { parseMessagesRequest } from "./anthropic/request";
-import { Fields } from "./fields";
-import { chatRequestOf } from "./openai/chat";
-import { sendJson, type RouteContext } from "./route";
+import type { ChatRequest } from "../../engine";
+import { parseMessagesRequest } from "../anthropic/request";
+import { Fields } from "../http/fields";
+import { chatRequestOf } from "../openai/chat";
+import { sendJson, type RouteContext } from "../http/route";
 import { applyWithSystemTurns } from "./systemTurns";
 
 async function answer(ctx: RouteContext, request: ChatRequest): Promise<void> {
