@@ -26,10 +26,18 @@ void after_a_delta_the_parses_keep_to_their_share() {
     check(!p.due(502) && p.due(600), "a parse that sent nothing still counts: 49 times 2 ms");
 }
 
+void no_more_often_than_30_frames_a_second() {
+    cts::ParsePacing p;
+    p.parsed(0, 0.1, true);
+    check(!p.due(5) && !p.due(33.3), "a 0.1 ms parse would allow the next after 5 ms; a frame is 33.3 ms");
+    check(p.due(33.34), "the next frame");
+}
+
 }  // namespace
 
 int main() {
     no_wait_until_a_parse_sends_something();
     after_a_delta_the_parses_keep_to_their_share();
+    no_more_often_than_30_frames_a_second();
     return cts_test::finish("parse pacing");
 }
