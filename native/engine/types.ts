@@ -149,8 +149,7 @@ export interface GenerateOptions extends SamplingOptions {
   /**
    * With `chat`: the output parsed into the assistant message by the prompt's format, in the generation loop
    * (GenerateResult.messageDeltas); with onToken, partial parses as it grows too (TokenEvent.deltas), each
-   * waiting until the parses so far took at most 2 % of the time, and at most 30 a second. onToken then hears of the first token and of
-   * those that bring deltas or log-probabilities, not of every token: the text is the result's.
+   * waiting until the parses so far took at most 2 % of the time, and at most 30 a second.
    */
   parseMessage?: boolean;
   ignoreEos?: boolean;

@@ -524,16 +524,9 @@ private:
                 std::vector<Queued> events;
             };
             auto outbox = std::make_shared<Outbox>();
-            // A parsed stream wants the message, not each token: an event that brings no deltas (and no
-            // log-probabilities) stays here, so JavaScript wakes when there is something to send, not per token.
-            bool first = true;
-            const bool message_only = params.stream_message;
-            auto on_token = [pending, abort, outbox, streaming, message_only, &first](const cts::TokenEvent & ev) {
+            auto on_token = [pending, abort, outbox, streaming](const cts::TokenEvent & ev) {
                 if (!streaming)
                     return;
-                if (message_only && !first && !ev.deltas && !ev.logprobs)
-                    return;
-                first = false;
                 {
                     std::lock_guard<std::mutex> lock(outbox->mutex);
                     outbox->events.push_back({ev.token, ev.text, ev.logprobs ? std::make_optional(*ev.logprobs) : std::nullopt,
