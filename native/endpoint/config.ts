@@ -1,7 +1,7 @@
 // `chat-template serve` flags → the endpoint's configuration. A usage error here exits 2 before anything binds.
 import { isIP } from "node:net";
 import { type CommandHelp, UsageError, intOption, onOff, parseArgs } from "../../server/src/commandLine";
-import { normalOrigin } from "./origin";
+import { normalOrigin } from "./http/origin";
 
 export const help: CommandHelp = {
   usage:

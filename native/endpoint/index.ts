@@ -1,4 +1,4 @@
 // native/endpoint's entrance: the `serve` subcommand and what the editor's endpoint manager reads of it.
 export { serveCommand, help as serveHelp } from "./serve";
-export type { TemplateEvent } from "./templateSource";
+export type { TemplateEvent } from "./llama/templateSource";
 export { openLocalEndpoint, type LocalEndpoint } from "./localEndpoint";

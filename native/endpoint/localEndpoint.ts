@@ -6,13 +6,13 @@ import { processGuard } from "../../server/src/guard";
 import { setTemplateGuard } from "../engine";
 import { ensureDemoModels } from "../testModels";
 import { parseServeArgs } from "./config";
-import { Metrics } from "./metrics";
-import { ModelHost } from "./model";
-import { PromptHistory } from "./promptHistory";
-import { GenerationQueue } from "./queue";
-import { createEndpointServer } from "./server";
+import { Metrics } from "./llama/metrics";
+import { ModelHost } from "./llama/model";
+import { PromptHistory } from "./chat/promptHistory";
+import { GenerationQueue } from "./llama/queue";
+import { createEndpointServer } from "./http/server";
 import type { Services } from "./services";
-import { templateName } from "./templateSource";
+import { templateName } from "./llama/templateSource";
 
 export interface LocalEndpoint {
   url: string;

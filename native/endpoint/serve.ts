@@ -16,13 +16,13 @@ import { processGuard } from "../../server/src/guard";
 import { setTemplateGuard } from "../engine";
 import { ensureDemoModels } from "../testModels";
 import { parseServeArgs, type ServeConfig } from "./config";
-import { Metrics } from "./metrics";
-import { ModelHost, type ModelFiles } from "./model";
-import { PromptHistory } from "./promptHistory";
-import { GenerationQueue } from "./queue";
-import { createEndpointServer } from "./server";
+import { Metrics } from "./llama/metrics";
+import { ModelHost, type ModelFiles } from "./llama/model";
+import { PromptHistory } from "./chat/promptHistory";
+import { GenerationQueue } from "./llama/queue";
+import { createEndpointServer } from "./http/server";
 import type { Services } from "./services";
-import { reloadAdvice, templateName } from "./templateSource";
+import { reloadAdvice, templateName } from "./llama/templateSource";
 
 export { help } from "./config";
 

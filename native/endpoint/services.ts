@@ -1,9 +1,9 @@
 // What request handlers share: the configuration, the model, the generation queue, the metrics and the recent prompts.
 import type { ServeConfig } from "./config";
-import type { Metrics } from "./metrics";
-import type { ModelHost } from "./model";
-import type { PromptHistory } from "./promptHistory";
-import type { GenerationQueue } from "./queue";
+import type { Metrics } from "./llama/metrics";
+import type { ModelHost } from "./llama/model";
+import type { PromptHistory } from "./chat/promptHistory";
+import type { GenerationQueue } from "./llama/queue";
 
 export interface Services {
   config: ServeConfig;

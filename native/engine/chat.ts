@@ -1,10 +1,10 @@
 // llama.cpp's chat layer and Jinja engine, with or without a loaded model.
 import { loadBackend, type BackendOptions } from "./backend";
 import { fromNative } from "./errors";
-import type { NativeChatOutputStream, NativeChatTemplates } from "./native";
+import type { NativeChatTemplates } from "./native";
 import type { GuardedTemplates } from "../../server/src/guard";
 import { guarded } from "./guard";
-import type { ChatPrompt, ChatRequest, OutputDelta, ParsedMessage, TemplateCaps } from "./types";
+import type { ChatPrompt, ChatRequest, ParsedMessage, TemplateCaps } from "./types";
 
 async function native<T>(p: Promise<T>): Promise<T> {
   try {
@@ -34,7 +34,10 @@ export class ChatTemplate {
     return new ChatTemplate(await native(addon.createChatTemplates(source, checked.tokens.bos, checked.tokens.eos)), checked);
   }
 
-  /** The exact prompt (and grammar, stops, parser) llama-server builds for this chat-completions request. */
+  /**
+   * The exact prompt (and grammar, stops, parser) llama-server builds for this chat-completions request, kept
+   * by the native side (ChatPrompt); the template runs once, after the guard vouched for it.
+   */
   async apply(request: ChatRequest): Promise<ChatPrompt> {
     const json = JSON.stringify(request);
     const inputs = await native(this.native.templateInputs(json));
@@ -56,40 +59,13 @@ export class ChatTemplate {
  * Splits model output into content, reasoning and tool calls the way llama-server does for this prompt's format.
  * After a prefill, only what the model wrote counts, as llama-server streams it.
  */
-export function parseChatOutput(
+export async function parseChatOutput(
   text: string,
   prompt: ChatPrompt,
   options: { partial?: boolean; backend?: BackendOptions } = {},
 ): Promise<ParsedMessage> {
   const { addon } = loadBackend(options.backend);
   return native(addon.parseChatOutput(text, options.partial ?? false, prompt));
-}
-
-/**
- * One streamed chat completion's parse, kept in the native side: the prompt's parser is loaded once and the
- * output accumulates there, so each call hands over only the new text and gets back only what it adds.
- * Calls must not overlap (each awaits the one before).
- */
-export class ChatOutputStream {
-  private constructor(private readonly native: NativeChatOutputStream) {}
-
-  static async open(prompt: ChatPrompt, backend?: BackendOptions): Promise<ChatOutputStream> {
-    const { addon } = loadBackend(backend);
-    return new ChatOutputStream(await native(addon.createChatOutputStream(prompt)));
-  }
-
-  /** The output grew by `text`: what a partial parse of all of it adds. */
-  append(text: string): Promise<OutputDelta[]> {
-    return native(this.native.append(text));
-  }
-
-  /**
-   * The whole output once generation ended (`complete`: on its own, not cut off by max_tokens): what the final
-   * parse adds. Output cut off or breaking the format is read by a partial parse, as far as it goes.
-   */
-  finish(fullText: string, complete: boolean): Promise<OutputDelta[]> {
-    return native(this.native.finish(fullText, complete));
-  }
 }
 
 /** Renders template text with llama.cpp's own Jinja engine (common/jinja). */

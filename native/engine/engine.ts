@@ -114,18 +114,12 @@ export class Engine {
    * when prompt + maxTokens exceed the context. An aborted signal ends it with stopReason "abort".
    */
   async generate(prompt: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
-    const { signal, onToken, chat, jsonSchema, stop, grammar, logitBias, logprobs, ...rest } = options;
+    const { signal, onToken, jsonSchema, logitBias, logprobs, ...rest } = options;
+    // the chat prompt goes as the native handle it is: the engine joins its constraints to these fields
     const params = {
       ...rest,
       logitBias: logitBias && Object.entries(logitBias).map(([token, bias]) => [Number(token), bias]),
       prompt,
-      stop: [...(stop ?? []), ...(chat?.additionalStops ?? [])],
-      grammar: grammar ?? (chat?.grammar || undefined),
-      grammarKind: grammar ? "user" : chat?.grammarKind || undefined,
-      grammarLazy: grammar ? false : chat?.grammarLazy,
-      grammarTriggers: grammar ? undefined : chat?.grammarTriggers,
-      preservedTokens: chat?.preservedTokens,
-      generationPrompt: chat?.generationPrompt,
       jsonSchema: jsonSchema === undefined ? undefined : JSON.stringify(jsonSchema),
       logprobs: logprobs !== undefined,
       topLogprobs: logprobs?.top,
@@ -136,7 +130,8 @@ export class Engine {
       handle = this.native.generate(
         params,
         onToken &&
-          ((token, text, lp, cachedTokens) => onToken(lp ? { token, text, cachedTokens, logprobs: lp } : { token, text, cachedTokens })),
+          ((token, text, lp, cachedTokens, deltas) =>
+            onToken({ token, text, cachedTokens, ...(lp ? { logprobs: lp } : {}), ...(deltas ? { deltas } : {}) })),
       );
     } catch (e) {
       throw fromNative(e);
@@ -151,6 +146,11 @@ export class Engine {
         stopReason: r.stopReason,
         stopString: r.stopString,
         ...(r.logprobs ? { logprobs: r.logprobs } : {}),
+        ...(options.parseMessage
+          ? r.messageError === undefined
+            ? { messageDeltas: r.messageDeltas ?? [] }
+            : { messageError: fromNative(r.messageError) }
+          : {}),
         stats: deriveStats(r.stats),
       };
     } catch (e) {

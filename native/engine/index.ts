@@ -1,6 +1,6 @@
 // The native engine's public API (the endpoint and the CLI import from here).
 export { loadBackend, type BackendOptions } from "./backend";
-export { ChatOutputStream, ChatTemplate, parseChatOutput, renderTemplate } from "./chat";
+export { ChatTemplate, parseChatOutput, renderTemplate } from "./chat";
 export { Engine } from "./engine";
 export { setTemplateGuard } from "./guard";
 export {

@@ -33,6 +33,8 @@ export interface NativeGenerateResult {
   stopReason: "eos" | "stop" | "length" | "abort";
   stopString: string | null;
   logprobs?: TokenLogprobs[];
+  messageDeltas?: OutputDelta[];
+  messageError?: unknown;
   stats: {
     speculative: boolean;
     promptTokens: number;
@@ -65,22 +67,24 @@ export interface NativeEngine {
   chatTemplates(overrideSource: string): Promise<NativeChatTemplates>;
   generate(
     params: object,
-    onToken?: (token: number | null, text: string, logprobs: TokenLogprobs | undefined, cachedTokens: number) => void,
+    onToken?: (
+      token: number | null,
+      text: string,
+      logprobs: TokenLogprobs | undefined,
+      cachedTokens: number,
+      deltas: OutputDelta[] | undefined,
+    ) => void,
   ): { done: Promise<NativeGenerateResult>; abort(): void };
   close(): Promise<void>;
 }
 
 export interface NativeChatTemplates {
+  /** A ChatPrompt handle (the addon's ChatPrompt class). */
   apply(requestJson: string): Promise<ChatPrompt>;
   /** What apply() hands llama.cpp's chat layer, as JSON (ChatTemplates::template_inputs). */
   templateInputs(requestJson: string): Promise<string>;
   caps(): Promise<TemplateCaps>;
   source(): string;
-}
-
-export interface NativeChatOutputStream {
-  append(text: string): Promise<OutputDelta[]>;
-  finish(fullText: string, complete: boolean): Promise<OutputDelta[]>;
 }
 
 export interface EngineAddon {
@@ -91,6 +95,5 @@ export interface EngineAddon {
   Engine: new () => NativeEngine;
   createChatTemplates(source: string, bosText: string, eosText: string): Promise<NativeChatTemplates>;
   parseChatOutput(text: string, isPartial: boolean, prompt: ChatPrompt): Promise<ParsedMessage>;
-  createChatOutputStream(prompt: ChatPrompt): Promise<NativeChatOutputStream>;
   renderJinja(source: string, contextJson: string): Promise<string>;
 }

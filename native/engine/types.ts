@@ -119,6 +119,8 @@ export interface TokenEvent {
   cachedTokens: number;
   /** With `logprobs`. */
   logprobs?: TokenLogprobs;
+  /** With `parseMessage`: what a partial parse of the output up to here added to the message, when one ran. */
+  deltas?: OutputDelta[];
 }
 
 /**
@@ -142,8 +144,14 @@ export interface GenerateOptions extends SamplingOptions {
   grammar?: string;
   /** A JSON schema the output must match (converted to a grammar by llama.cpp). */
   jsonSchema?: object;
-  /** The chat layer's constraints for this prompt: its grammar, triggers, preserved tokens and stops. */
+  /** The chat layer's constraints for this prompt: its grammar (unless `grammar` replaces it), triggers, preserved tokens and stops. */
   chat?: ChatPrompt;
+  /**
+   * With `chat`: the output parsed into the assistant message by the prompt's format, in the generation loop
+   * (GenerateResult.messageDeltas); with onToken, partial parses as it grows too (TokenEvent.deltas), each
+   * waiting until the parses so far took at most 2 % of the time, and at most 30 a second.
+   */
+  parseMessage?: boolean;
   ignoreEos?: boolean;
   /** Use the DFlash draft when one is loaded (default true). */
   speculative?: boolean;
@@ -230,14 +238,31 @@ export interface GenerateResult {
   stopString: string | null;
   /** One per generated token but a final end-of-generation token, with `logprobs`. */
   logprobs?: TokenLogprobs[];
+  /**
+   * With `parseMessage`: what the final parse added to the message the token events' deltas sent (all of it
+   * without onToken); none after an abort. Output that ended on its own and breaks the format is read by a
+   * partial parse, as far as it goes.
+   */
+  messageDeltas?: OutputDelta[];
+  /** With `parseMessage`: a parse of the output failed (EngineError "template_error"); parsing stopped there. */
+  messageError?: Error;
   stats: GenerateStats;
 }
 
-/** What llama.cpp's chat layer makes of a chat request: the prompt llama-server would build and its constraints. */
+/**
+ * What llama.cpp's chat layer made of a chat request (ChatTemplate.apply): the prompt llama-server would build
+ * and its constraints, held by the native side. Engine.generate (`chat`) and parseChatOutput take it as it is,
+ * so its grammar and parser never become JavaScript values; `prompt` is its text, describe() reads the rest.
+ */
 export interface ChatPrompt {
+  readonly prompt: string;
+  describe(): ChatPromptInfo;
+}
+
+/** A chat prompt's constraints and format, as describe() reads them. */
+export interface ChatPromptInfo {
   prompt: string;
   format: string;
-  formatId: number;
   grammar: string;
   grammarKind: "" | "tool_calls" | "output_format" | "user";
   grammarLazy: boolean;
@@ -245,8 +270,6 @@ export interface ChatPrompt {
   preservedTokens: string[];
   additionalStops: string[];
   generationPrompt: string;
-  /** Serialized parser for parseChatOutput. */
-  parser: string;
   reasoningFormat: string;
   /** The prompt ends inside a trailing assistant message (a prefill): parsed output leaves that text out. */
   isContinuation: boolean;
@@ -279,7 +302,7 @@ export interface ParsedMessage {
 }
 
 /**
- * What a parse of a growing output adds to what a stream has sent (ChatOutputStream). A tool call's first
+ * What a parse of a growing output adds to what a stream has sent (GenerateOptions.parseMessage). A tool call's first
  * delta (`start`) names it and carries the model's id ("" when it gave none); later ones add arguments.
  */
 export type OutputDelta =

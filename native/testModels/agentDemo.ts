@@ -1,5 +1,5 @@
 // The demo target's own mark that it stands in for a model that drives agent loops: the endpoint constrains
-// its tool-turn output (native/endpoint/agentDemo.ts) only for a GGUF that carries it, so no real model, and no
+// its tool-turn output (native/endpoint/chat/agentDemo.ts) only for a GGUF that carries it, so no real model, and no
 // other test model, is ever steered.
 import { gguf, readGGUFHeader, type GGUFValue } from "../../server/src/gguf";
 

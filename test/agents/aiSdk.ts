@@ -1,7 +1,7 @@
 // The Vercel ai SDK end to end (issue 26): `ai` with @ai-sdk/openai (Chat Completions and the Responses API) and
 // @ai-sdk/anthropic against `chat-template serve` on the demo models, one process and one endpoint for all three.
 // On each API, generateText and streamText run a multi-step loop (stopWhen) with a `bash` tool whose execute really
-// runs the command in a scratch folder: the demo model (native/endpoint/agentDemo.ts) calls it with `ls`, and its next
+// runs the command in a scratch folder: the demo model (native/endpoint/chat/agentDemo.ts) calls it with `ls`, and its next
 // answer quotes the listing, in which a file this test put there must appear. A forced call (toolChoice `required`,
 // and the tool named) gives exactly one well-formed call. Run by test/agents/ai-sdk.sh, which installs the pinned
 // packages and cuts the network off.

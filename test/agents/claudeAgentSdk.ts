@@ -1,7 +1,7 @@
 // The Claude Agent SDK end to end (issue 26): `query()` from @anthropic-ai/claude-agent-sdk (which runs its bundled
 // Claude Code) against `chat-template serve` on the demo models, set up as an SDK user would: a system prompt of its
 // own and only the Bash tool, so the first prompt is a few thousand tokens rather than Claude Code's ~53k. The demo
-// model drives the loop (native/endpoint/agentDemo.ts): its first answer calls Bash with `ls`, which the SDK really
+// model drives the loop (native/endpoint/chat/agentDemo.ts): its first answer calls Bash with `ls`, which the SDK really
 // runs in the working folder, and its second quotes the listing, in which the file this test put there must appear.
 // Run by test/agents/claude-agent-sdk.sh, which installs the pinned SDK and cuts the network off.
 // Usage: node --import tsx test/agents/claudeAgentSdk.ts TOOLS_DIR

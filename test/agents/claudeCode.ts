@@ -1,6 +1,6 @@
 // Claude Code end to end (issues 18, 26): the real `claude -p --output-format json` against `chat-template serve` on
 // the demo models, at three context sizes around its first request (~53k tokens of the demo vocabulary, with
-// max_tokens 32000 for a model it does not know). The demo model drives the agent loop (native/endpoint/agentDemo.ts):
+// max_tokens 32000 for a model it does not know). The demo model drives the agent loop (native/endpoint/chat/agentDemo.ts):
 // its first answer calls Bash with `ls`, which Claude Code really runs (allowed by --allowedTools), and its second
 // quotes the listing, in which the file this test put in the working folder must appear.
 //   131072  the request fits                                  → a tool round trip, completes, exit 0

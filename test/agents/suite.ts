@@ -1,7 +1,7 @@
 // One agent client's end-to-end runs: for each scenario, a fresh endpoint on the demo models at its --context, a
 // scratch home and a working folder holding PROBE, the client run to its end, then one report line (verdict, time,
 // exit, the endpoint's answers on the client's route) with the client's answer and the endpoint's log lines.
-// The demo model drives the agent loop (native/endpoint/agentDemo.ts): its first answer calls the client's shell or
+// The demo model drives the agent loop (native/endpoint/chat/agentDemo.ts): its first answer calls the client's shell or
 // listing tool with `ls`, its second quotes the tool's result, so an answer that names PROBE proves the tool ran.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

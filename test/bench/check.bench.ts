@@ -9,7 +9,7 @@ import { fixAll } from "../../server/src/analysis/fixes/quickFixes";
 import { BUILTIN_SCENARIOS } from "../../server/src/analysis/scenarios";
 import { staticFindings } from "../../server/src/analysis/staticChecks";
 import { dialectFor } from "../../server/src/dialects/index";
-import { DEFAULT_ENGINES } from "../../server/src/document/types";
+import { DEFAULT_ENGINES } from "../../server/src/dialects";
 import { corpusDir } from "../helpers/corpus";
 import { fixture } from "../helpers/cli";
 import type { BenchSuite } from "./bench";

@@ -1,5 +1,5 @@
 // What the Endpoint Statistics view shows, read from the endpoint's GET /metrics (Prometheus text format
-// 0.0.4, native/endpoint/metrics.ts): DFlash acceptance and tokens per second by context bucket, with and
+// 0.0.4, native/endpoint/llama/metrics.ts): DFlash acceptance and tokens per second by context bucket, with and
 // without a draft, acceptance by draft position, the adaptive controller's choices, and how much of each prompt the
 // prompt cache served (and why prompts lost it).
 

@@ -3,7 +3,7 @@
 // turn (measured: 45 of 34,751 prompt tokens reused). It says nothing to the model, so it is dropped before rendering
 // unless `--keep-client-billing-header` keeps it; each connection that sent one gets one log line.
 import type { Socket } from "node:net";
-import type { RouteContext } from "../route";
+import type { RouteContext } from "../http/route";
 
 export const BILLING_HEADER_PREFIX = "x-anthropic-billing-header:";
 

@@ -1,7 +1,7 @@
 // The assistant message as Anthropic content blocks and stop reasons.
 import { parse } from "jsonc-parser";
-import type { Finish } from "../chat";
-import type { MessageOut } from "../chatOutput";
+import type { Finish } from "../chat/chat";
+import type { MessageOut } from "../chat/chatOutput";
 
 /**
  * Tool input is JSON the grammar or the parser vouched for, except in a call cut off by max_tokens: that one is

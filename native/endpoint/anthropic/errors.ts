@@ -1,5 +1,5 @@
 // Anthropic's error envelope: {"type": "error", "error": {"type", "message"}}.
-import type { ApiError, ContextOverflow, ErrorKind } from "../errors";
+import type { ApiError, ContextOverflow, ErrorKind } from "../http/errors";
 
 const TYPES: Record<ErrorKind, string> = {
   invalid_request: "invalid_request_error",

@@ -4,10 +4,10 @@
 // the ping interval (a long prefill) gets Anthropic's own `event: ping` (starting the message if need be), which
 // the SDKs parse and skip, rather than a comment their idle guards do not see.
 import type { GenerateStats } from "../../engine";
-import type { Finish } from "../chat";
-import type { MessageDelta } from "../chatOutput";
-import { dflashHeaders, timings } from "../dflash";
-import type { SseStream } from "../sse";
+import type { Finish } from "../chat/chat";
+import type { MessageDelta } from "../chat/chatOutput";
+import { dflashHeaders, timings } from "../llama/dflash";
+import type { SseStream } from "../http/sse";
 import { stopReason, usage } from "./content";
 
 type BlockKind = "thinking" | "text" | "tool_use";

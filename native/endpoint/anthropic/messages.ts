@@ -1,12 +1,12 @@
 // POST /v1/messages.
-import { runChat } from "../chat";
-import { newId } from "../chatOutput";
-import { dflashHeaders, timings } from "../dflash";
-import { sendJson, type RouteContext } from "../route";
-import { SseStream } from "../sse";
+import { runChat } from "../chat/chat";
+import { newId } from "../chat/chatOutput";
+import { dflashHeaders, timings } from "../llama/dflash";
+import { sendJson, type RouteContext } from "../http/route";
+import { SseStream } from "../http/sse";
 import { contentBlocks, stopReason, usage } from "./content";
 import { MessageEventWriter } from "./events";
-import { noteRequest } from "../requestLog";
+import { noteRequest } from "../http/requestLog";
 import { noteBillingHeadersDropped } from "./billingHeader";
 import { parseMessagesRequest } from "./request";
 

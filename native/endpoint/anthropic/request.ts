@@ -2,12 +2,12 @@
 // blocks become the assistant's tool_calls and tool_result blocks become tool messages, so the template
 // renders a tool conversation as it was trained to; thinking blocks become reasoning_content.
 import type { ChatRequest, SamplingOptions } from "../../engine";
-import { MAX_INT32 } from "../constraintLimits";
-import { badRequest, formatPath } from "../errors";
+import { MAX_INT32 } from "../chat/constraintLimits";
+import { badRequest, formatPath } from "../http/errors";
 import { dropBillingHeaders } from "./billingHeader";
-import { Fields } from "../fields";
-import { llamaParams, type LlamaParams } from "../llamaParams";
-import { checkJsonSchema } from "../schemaCheck";
+import { Fields } from "../http/fields";
+import { llamaParams, type LlamaParams } from "../llama/llamaParams";
+import { checkJsonSchema } from "../chat/schemaCheck";
 
 export interface MessagesParams {
   request: ChatRequest;

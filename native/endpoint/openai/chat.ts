@@ -1,12 +1,12 @@
 // POST /v1/chat/completions.
 import type { ChatRequest } from "../../engine";
-import { runChat, type ChatOutcome } from "../chat";
-import type { MessageDelta } from "../chatOutput";
-import { dflashHeaders, timings } from "../dflash";
-import { badRequest } from "../errors";
-import { Fields } from "../fields";
-import { checkJsonSchema, checkToolSchemas } from "../schemaCheck";
-import { sendJson, type RouteContext } from "../route";
+import { runChat, type ChatOutcome } from "../chat/chat";
+import type { MessageDelta } from "../chat/chatOutput";
+import { dflashHeaders, timings } from "../llama/dflash";
+import { badRequest } from "../http/errors";
+import { Fields } from "../http/fields";
+import { checkJsonSchema, checkToolSchemas } from "../chat/schemaCheck";
+import { sendJson, type RouteContext } from "../http/route";
 import { chatLogprobs, chatLogprobsRequest } from "./logprobs";
 import { commonParams, usageOf } from "./params";
 import { ChatChunkWriter, openResponse } from "./streaming";

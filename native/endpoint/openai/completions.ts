@@ -1,11 +1,11 @@
 // POST /v1/completions: a raw prompt, generated from as it is, with no template. This is how a rendered
 // template is tried against the model byte for byte.
-import { finishOf } from "../chat";
-import { dflashHeaders, timings } from "../dflash";
-import { badRequest } from "../errors";
-import { Fields, wrongType } from "../fields";
-import { generate } from "../generation";
-import { sendJson, type RouteContext } from "../route";
+import { finishOf } from "../chat/chat";
+import { dflashHeaders, timings } from "../llama/dflash";
+import { badRequest } from "../http/errors";
+import { Fields, wrongType } from "../http/fields";
+import { generate } from "../chat/generation";
+import { sendJson, type RouteContext } from "../http/route";
 import { commonParams, usageOf } from "./params";
 import { completionLogprobs, completionLogprobsRequest } from "./logprobs";
 import { CompletionChunkWriter, openResponse } from "./streaming";

@@ -1,5 +1,5 @@
 // OpenAI's error envelope: {"error": {"message", "type", "param", "code"}}, with llama-server's type names.
-import type { ApiError, ContextOverflow, ErrorKind } from "../errors";
+import type { ApiError, ContextOverflow, ErrorKind } from "../http/errors";
 
 const TYPES: Record<ErrorKind, string> = {
   invalid_request: "invalid_request_error",

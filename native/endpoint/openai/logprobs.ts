@@ -3,8 +3,8 @@
 // `{tokens, token_logprobs, top_logprobs, text_offset}`). The figures are the engine's (TokenLogprobs: the
 // target's distribution before the sampler chain, as llama-server reports by default).
 import type { TokenLogprob, TokenLogprobs } from "../../engine";
-import { badRequest } from "../errors";
-import type { Fields } from "../fields";
+import { badRequest } from "../http/errors";
+import type { Fields } from "../http/fields";
 
 /** OpenAI's limit for top_logprobs (and the engine's). */
 export const MAX_TOP_LOGPROBS = 20;

@@ -1,6 +1,6 @@
 // GET /v1/models: the one served model, in a list both SDKs read (OpenAI's `object`/`owned_by`,
 // Anthropic's `type`/`display_name`/`has_more`).
-import { sendJson, type RouteContext } from "../route";
+import { sendJson, type RouteContext } from "../http/route";
 
 export async function models(ctx: RouteContext): Promise<void> {
   const host = ctx.services.model;

@@ -1,10 +1,10 @@
 // The request fields chat completions and completions share: model, streaming, sampling, limits, stops, and
 // llama-server's extensions (llamaParams.ts).
 import type { SamplingOptions } from "../../engine";
-import { MAX_FLOAT32, MAX_INT32, MAX_REPEAT_LAST_N } from "../constraintLimits";
-import { badRequest, type FieldPath } from "../errors";
-import { wrongType, type Fields } from "../fields";
-import { llamaParams, refuseUnsupported, type LlamaParams } from "../llamaParams";
+import { MAX_FLOAT32, MAX_INT32, MAX_REPEAT_LAST_N } from "../chat/constraintLimits";
+import { badRequest, type FieldPath } from "../http/errors";
+import { wrongType, type Fields } from "../http/fields";
+import { llamaParams, refuseUnsupported, type LlamaParams } from "../llama/llamaParams";
 
 export interface CommonParams {
   stream: boolean;

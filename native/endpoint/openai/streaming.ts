@@ -4,10 +4,10 @@
 // The first chunk goes out as soon as the queue takes the request (start()), and a stream silent for the ping
 // interval (a long prefill, a wait) gets a chunk with an empty delta: SDKs yield it, so idle guards see it.
 import type { GenerateStats } from "../../engine";
-import { newId, type MessageDelta } from "../chatOutput";
-import { dflashHeaders, timings } from "../dflash";
-import type { RouteContext } from "../route";
-import { SseStream } from "../sse";
+import { newId, type MessageDelta } from "../chat/chatOutput";
+import { dflashHeaders, timings } from "../llama/dflash";
+import type { RouteContext } from "../http/route";
+import { SseStream } from "../http/sse";
 import { chatLogprobs, completionLogprobs, PendingLogprobs } from "./logprobs";
 import { type CommonParams, usageOf } from "./params";
 

@@ -3,13 +3,13 @@
 // response.in_progress as soon as the queue takes the request, send `keepalive` events while it is silent (a
 // long prefill), and end with response.completed or response.incomplete; an error after the start is told as an
 // `error` event and response.failed.
-import { runChat, type ChatOutcome } from "../chat";
-import { newId } from "../chatOutput";
-import { dflashHeaders } from "../dflash";
-import { toApiError } from "../errors";
-import { noteRequest } from "../requestLog";
-import { sendJson, type RouteContext } from "../route";
-import { SseStream } from "../sse";
+import { runChat, type ChatOutcome } from "../chat/chat";
+import { newId } from "../chat/chatOutput";
+import { dflashHeaders } from "../llama/dflash";
+import { toApiError } from "../http/errors";
+import { noteRequest } from "../http/requestLog";
+import { sendJson, type RouteContext } from "../http/route";
+import { SseStream } from "../http/sse";
 import { deltasOf, OutputItems, statusOf, usageOf } from "./output";
 import { parseResponsesRequest } from "./request";
 import { storeOf } from "./store";

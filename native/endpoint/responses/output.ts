@@ -4,8 +4,8 @@
 // output_item.added, content_part.added / reasoning_summary_part.added, the deltas, their .done events,
 // output_item.done. An item closes when output of another kind begins.
 import type { GenerateStats } from "../../engine";
-import type { Finish } from "../chat";
-import { newId, type MessageDelta, type MessageOut } from "../chatOutput";
+import type { Finish } from "../chat/chat";
+import { newId, type MessageDelta, type MessageOut } from "../chat/chatOutput";
 
 export type EventSink = (type: string, data: object) => void;
 

@@ -4,9 +4,9 @@
 // layer's tools. What this endpoint cannot do is a 400 naming the field; tools of other kinds (web search,
 // hosted tools) are left out and noted in the request log, so that a client offering them still works.
 import type { ChatRequest, SamplingOptions } from "../../engine";
-import { badRequest } from "../errors";
-import { Fields, wrongType } from "../fields";
-import { llamaParams, refuseUnsupported, type LlamaParams } from "../llamaParams";
+import { badRequest } from "../http/errors";
+import { Fields, wrongType } from "../http/fields";
+import { llamaParams, refuseUnsupported, type LlamaParams } from "../llama/llamaParams";
 
 export interface ResponsesParams {
   stream: boolean;

@@ -1,7 +1,7 @@
 // Responses kept for `previous_response_id` (those created with store: true): each one's conversation (input
 // and output as chat messages, without instructions, which a later response does not inherit), in memory,
 // the oldest dropped past a bound: a local endpoint keeps no history on disk, and a restart forgets it.
-import { badRequest } from "../errors";
+import { badRequest } from "../http/errors";
 
 /** Responses kept per endpoint; a client chaining responses needs only the last. */
 export const STORED_RESPONSES = 256;

@@ -251,6 +251,49 @@ struct EngineState {
     }
 };
 
+// What the chat layer made of a request (cts::ChatPrompt), kept here: generate() and parseChatOutput() take
+// the handle, so its grammar and serialized parser never become JavaScript values. JavaScript reads the prompt
+// text (`prompt`), and the rest only when it asks (describe(): tests, inspection).
+class ChatPromptHandle : public Napi::ObjectWrap<ChatPromptHandle> {
+public:
+    static Napi::FunctionReference constructor;
+
+    static void init(Napi::Env env, Napi::Object exports) {
+        Napi::Function cls = DefineClass(env, "ChatPrompt",
+                                         {
+                                             InstanceAccessor("prompt", &ChatPromptHandle::prompt, nullptr),
+                                             InstanceMethod("describe", &ChatPromptHandle::describe),
+                                         });
+        constructor = Napi::Persistent(cls);
+        exports.Set("ChatPrompt", cls);
+    }
+
+    static Napi::Object wrap(Napi::Env env, std::shared_ptr<const cts::ChatPrompt> p) {
+        Napi::Object o = constructor.New({});
+        Unwrap(o)->prompt_ = std::move(p);
+        return o;
+    }
+
+    // The prompt behind `v`, a handle from apply(); `what` names the argument in the TypeError otherwise.
+    static std::shared_ptr<const cts::ChatPrompt> of(const Napi::Value & v, const char * what) {
+        if (!v.IsObject() || !v.As<Napi::Object>().InstanceOf(constructor.Value()) || !Unwrap(v.As<Napi::Object>())->prompt_) {
+            throw Napi::TypeError::New(v.Env(), std::string("'") + what + "' must be a chat prompt from ChatTemplates.apply()");
+        }
+        return Unwrap(v.As<Napi::Object>())->prompt_;
+    }
+
+    explicit ChatPromptHandle(const Napi::CallbackInfo & info) : Napi::ObjectWrap<ChatPromptHandle>(info) {}
+
+private:
+    Napi::Value prompt(const Napi::CallbackInfo & info) { return Napi::String::New(info.Env(), of(info.This(), "this")->prompt); }
+
+    Napi::Value describe(const Napi::CallbackInfo & info) { return to_js(info.Env(), *of(info.This(), "this")); }
+
+    std::shared_ptr<const cts::ChatPrompt> prompt_;
+};
+
+Napi::FunctionReference ChatPromptHandle::constructor;
+
 class ChatTemplatesHandle : public Napi::ObjectWrap<ChatTemplatesHandle> {
 public:
     static Napi::FunctionReference constructor;
@@ -287,9 +330,9 @@ private:
             throw Napi::TypeError::New(info.Env(), "apply(requestJson: string)");
         auto t = get(info.Env());
         const std::string request = info[0].As<Napi::String>().Utf8Value();
-        return PromiseWorker<cts::ChatPrompt>::start(
-            info.Env(), [t, request] { return t->apply(request); },
-            [](Napi::Env env, const cts::ChatPrompt & p) -> Napi::Value { return to_js(env, p); });
+        return PromiseWorker<std::shared_ptr<const cts::ChatPrompt>>::start(
+            info.Env(), [t, request] { return std::make_shared<const cts::ChatPrompt>(t->apply(request)); },
+            [](Napi::Env env, const std::shared_ptr<const cts::ChatPrompt> & p) -> Napi::Value { return ChatPromptHandle::wrap(env, p); });
     }
 
     // templateInputs(requestJson: string): Promise<string>, the JSON apply() hands the chat layer
@@ -316,65 +359,6 @@ private:
 };
 
 Napi::FunctionReference ChatTemplatesHandle::constructor;
-
-// One streamed chat completion's parse (cts::ChatOutputStream): the text goes in as it is generated and
-// only the deltas come back; its parser stays loaded between calls.
-class ChatOutputStreamHandle : public Napi::ObjectWrap<ChatOutputStreamHandle> {
-public:
-    static Napi::FunctionReference constructor;
-
-    static void init(Napi::Env env, Napi::Object exports) {
-        Napi::Function cls = DefineClass(env, "ChatOutputStream",
-                                         {
-                                             InstanceMethod("append", &ChatOutputStreamHandle::append),
-                                             InstanceMethod("finish", &ChatOutputStreamHandle::finish),
-                                         });
-        constructor = Napi::Persistent(cls);
-        exports.Set("ChatOutputStream", cls);
-    }
-
-    static Napi::Object wrap(Napi::Env env, std::shared_ptr<cts::ChatOutputStream> s) {
-        Napi::Object o = constructor.New({});
-        Unwrap(o)->stream_ = std::move(s);
-        return o;
-    }
-
-    explicit ChatOutputStreamHandle(const Napi::CallbackInfo & info) : Napi::ObjectWrap<ChatOutputStreamHandle>(info) {}
-
-private:
-    std::shared_ptr<cts::ChatOutputStream> get(Napi::Env env) {
-        if (!stream_)
-            throw Napi::Error::New(env, "create a chat output stream with createChatOutputStream()");
-        return stream_;
-    }
-
-    // append(text: string): Promise<MessageDelta[]>
-    Napi::Value append(const Napi::CallbackInfo & info) {
-        if (!info[0].IsString())
-            throw Napi::TypeError::New(info.Env(), "append(text: string)");
-        auto s = get(info.Env());
-        const std::string text = info[0].As<Napi::String>().Utf8Value();
-        return PromiseWorker<std::vector<cts::MessageDelta>>::start(
-            info.Env(), [s, text] { return s->append(text); },
-            [](Napi::Env env, const std::vector<cts::MessageDelta> & d) -> Napi::Value { return to_js(env, d); });
-    }
-
-    // finish(fullText: string, complete: boolean): Promise<MessageDelta[]>
-    Napi::Value finish(const Napi::CallbackInfo & info) {
-        if (!info[0].IsString())
-            throw Napi::TypeError::New(info.Env(), "finish(fullText: string, complete: boolean)");
-        auto s = get(info.Env());
-        const std::string text = info[0].As<Napi::String>().Utf8Value();
-        const bool complete = info[1].ToBoolean();
-        return PromiseWorker<std::vector<cts::MessageDelta>>::start(
-            info.Env(), [s, text, complete] { return s->finish(text, complete); },
-            [](Napi::Env env, const std::vector<cts::MessageDelta> & d) -> Napi::Value { return to_js(env, d); });
-    }
-
-    std::shared_ptr<cts::ChatOutputStream> stream_;
-};
-
-Napi::FunctionReference ChatOutputStreamHandle::constructor;
 
 class EngineHandle : public Napi::ObjectWrap<EngineHandle> {
 public:
@@ -495,13 +479,22 @@ private:
             [](Napi::Env env, const std::shared_ptr<cts::ChatTemplates> & t) -> Napi::Value { return ChatTemplatesHandle::wrap(env, t); });
     }
 
-    // generate(params, onToken?: (token: number | null, text: string) => void): {done: Promise, abort()};
-    // params.aborted starts it aborted
+    // generate(params, onToken?: (token: number | null, text, logprobs?, cachedTokens, deltas?) => void):
+    // {done: Promise, abort()}; params.aborted starts it aborted, params.chat is a ChatPrompt handle
     Napi::Value generate(const Napi::CallbackInfo & info) {
         Napi::Env env = info.Env();
         if (!info[0].IsObject())
             throw Napi::TypeError::New(env, "generate(params: object, onToken?)");
-        const cts::GenerateParams params = generate_params(info[0].As<Napi::Object>());
+        cts::GenerateParams params = generate_params(info[0].As<Napi::Object>());
+        const Napi::Value chat = info[0].As<Napi::Object>().Get("chat");
+        if (!chat.IsUndefined() && !chat.IsNull()) {
+            params.chat = ChatPromptHandle::of(chat, "chat");
+        }
+        if (params.parse_message && !params.chat) {
+            throw Napi::TypeError::New(env, "'parseMessage' needs 'chat', the prompt whose format the output is parsed by");
+        }
+        // a stream gets the message as it grows; a plain request only the final parse
+        params.stream_message = params.parse_message && info[1].IsFunction();
         std::shared_ptr<cts::Engine> engine = state_->get(env);
         // a caller whose signal is already aborted must not race the worker to set the flag
         const Napi::Value aborted = info[0].As<Napi::Object>().Get("aborted");
@@ -522,8 +515,9 @@ private:
             struct Queued {
                 int32_t token;
                 std::string text;
-                std::optional<cts::TokenLogprobs> logprobs;  // the event's pointer does not outlive the call
+                std::optional<cts::TokenLogprobs> logprobs;  // the event's pointers do not outlive the call
                 int cached_tokens;
+                std::vector<cts::MessageDelta> deltas;
             };
             struct Outbox {
                 std::mutex mutex;
@@ -535,8 +529,8 @@ private:
                     return;
                 {
                     std::lock_guard<std::mutex> lock(outbox->mutex);
-                    outbox->events.push_back(
-                        {ev.token, ev.text, ev.logprobs ? std::make_optional(*ev.logprobs) : std::nullopt, ev.cached_tokens});
+                    outbox->events.push_back({ev.token, ev.text, ev.logprobs ? std::make_optional(*ev.logprobs) : std::nullopt,
+                                              ev.cached_tokens, ev.deltas ? *ev.deltas : std::vector<cts::MessageDelta>()});
                     if (outbox->events.size() > 1)
                         return;  // a delivery is already scheduled
                 }
@@ -549,8 +543,9 @@ private:
                     for (const auto & e : events) {
                         Napi::Value token = e.token < 0 ? env.Null() : Napi::Number::New(env, e.token);
                         Napi::Value logprobs = e.logprobs ? (Napi::Value)to_js(env, *e.logprobs) : env.Undefined();
-                        if (pending->invoke(env,
-                                            {token, Napi::String::New(env, e.text), logprobs, Napi::Number::New(env, e.cached_tokens)})) {
+                        Napi::Value deltas = e.deltas.empty() ? env.Undefined() : (Napi::Value)to_js(env, e.deltas);
+                        if (pending->invoke(
+                                env, {token, Napi::String::New(env, e.text), logprobs, Napi::Number::New(env, e.cached_tokens), deltas})) {
                             abort->store(true);
                             return;
                         }
@@ -663,27 +658,15 @@ Napi::Value create_chat_templates(const Napi::CallbackInfo & info) {
 
 // parseChatOutput(text, isPartial, chatPrompt): Promise<{content, reasoningContent, toolCalls}>
 Napi::Value parse_chat_output(const Napi::CallbackInfo & info) {
-    if (!info[0].IsString() || !info[2].IsObject()) {
-        throw Napi::TypeError::New(info.Env(), "parseChatOutput(text: string, isPartial: boolean, chatPrompt: object)");
+    if (!info[0].IsString()) {
+        throw Napi::TypeError::New(info.Env(), "parseChatOutput(text: string, isPartial: boolean, chatPrompt: ChatPrompt)");
     }
     const std::string text = info[0].As<Napi::String>().Utf8Value();
     const bool partial = info[1].ToBoolean();
-    const cts::ChatPrompt prompt = chat_prompt(info[2].As<Napi::Object>());
+    const std::shared_ptr<const cts::ChatPrompt> prompt = ChatPromptHandle::of(info[2], "chatPrompt");
     return PromiseWorker<cts::ParsedMessage>::start(
-        info.Env(), [text, partial, prompt] { return cts::parse_chat_output(text, partial, prompt); },
+        info.Env(), [text, partial, prompt] { return cts::parse_chat_output(text, partial, *prompt); },
         [](Napi::Env env, const cts::ParsedMessage & m) -> Napi::Value { return to_js(env, m); });
-}
-
-// createChatOutputStream(chatPrompt): Promise<ChatOutputStream>
-Napi::Value create_chat_output_stream(const Napi::CallbackInfo & info) {
-    if (!info[0].IsObject())
-        throw Napi::TypeError::New(info.Env(), "createChatOutputStream(chatPrompt: object)");
-    const cts::ChatPrompt prompt = chat_prompt(info[0].As<Napi::Object>());
-    return PromiseWorker<std::shared_ptr<cts::ChatOutputStream>>::start(
-        info.Env(), [prompt] { return std::make_shared<cts::ChatOutputStream>(prompt); },
-        [](Napi::Env env, const std::shared_ptr<cts::ChatOutputStream> & s) -> Napi::Value {
-            return ChatOutputStreamHandle::wrap(env, s);
-        });
 }
 
 // renderJinja(source, contextJson): Promise<string>
@@ -698,14 +681,13 @@ Napi::Value render_jinja(const Napi::CallbackInfo & info) {
 
 Napi::Object init_module(Napi::Env env, Napi::Object exports) {
     EngineHandle::init(env, exports);
+    ChatPromptHandle::init(env, exports);
     ChatTemplatesHandle::init(env, exports);
-    ChatOutputStreamHandle::init(env, exports);
     exports.Set("init", Napi::Function::New(env, init_backend));
     exports.Set("devices", Napi::Function::New(env, devices));
     exports.Set("llamaBuild", Napi::Function::New(env, llama_build));
     exports.Set("createChatTemplates", Napi::Function::New(env, create_chat_templates));
     exports.Set("parseChatOutput", Napi::Function::New(env, parse_chat_output));
-    exports.Set("createChatOutputStream", Napi::Function::New(env, create_chat_output_stream));
     exports.Set("renderJinja", Napi::Function::New(env, render_jinja));
     exports.Set("shutdown", Napi::Function::New(env, shutdown));
     // a worker thread's environment ending: stop its engines' threads (the main thread's exit goes through

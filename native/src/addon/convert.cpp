@@ -167,6 +167,7 @@ cts::GenerateParams generate_params(const Napi::Object & o) {
     }
     p.logprobs = boolean(o, "logprobs", false);
     p.top_logprobs = (int)integer(o, "topLogprobs", 0, 0, 20);
+    p.parse_message = boolean(o, "parseMessage", false);
     auto & s = p.sampling;
     s.temperature = (float)num(o, "temperature", s.temperature);
     s.top_k = (int)integer(o, "topK", s.top_k, 0, I32_MAX);
@@ -192,16 +193,6 @@ cts::GenerateParams generate_params(const Napi::Object & o) {
             s.logit_bias.emplace_back(pr.Get(0u).As<Napi::Number>().Int32Value(), pr.Get(1u).As<Napi::Number>().FloatValue());
         }
     }
-    return p;
-}
-
-cts::ChatPrompt chat_prompt(const Napi::Object & o) {
-    cts::ChatPrompt p;
-    p.format_id = (int)integer(o, "formatId", 0, 0, 1000);
-    p.generation_prompt = str(o, "generationPrompt", "");
-    p.parser = str(o, "parser", "");
-    p.reasoning_format = str(o, "reasoningFormat", "");
-    p.is_continuation = boolean(o, "isContinuation", false);
     return p;
 }
 
@@ -339,6 +330,11 @@ Napi::Object to_js(Napi::Env env, const cts::GenerateResult & r) {
         }
         o.Set("logprobs", lp);
     }
+    if (r.message_error) {
+        o.Set("messageError", engine_error(env, *r.message_error).Value());
+    } else {
+        o.Set("messageDeltas", to_js(env, r.message_deltas));
+    }
     o.Set("stats", stats);
     return o;
 }
@@ -347,7 +343,6 @@ Napi::Object to_js(Napi::Env env, const cts::ChatPrompt & p) {
     auto o = Napi::Object::New(env);
     o.Set("prompt", p.prompt);
     o.Set("format", p.format);
-    o.Set("formatId", p.format_id);
     o.Set("grammar", p.grammar);
     o.Set("grammarKind", p.grammar_kind);
     o.Set("grammarLazy", p.grammar_lazy);
@@ -362,7 +357,6 @@ Napi::Object to_js(Napi::Env env, const cts::ChatPrompt & p) {
     o.Set("preservedTokens", js_strings(env, p.preserved_tokens));
     o.Set("additionalStops", js_strings(env, p.additional_stops));
     o.Set("generationPrompt", p.generation_prompt);
-    o.Set("parser", p.parser);
     o.Set("reasoningFormat", p.reasoning_format);
     o.Set("isContinuation", p.is_continuation);
     o.Set("supportsThinking", p.supports_thinking);

@@ -13,7 +13,6 @@ namespace cts_addon {
 
 cts::LoadParams load_params(const Napi::Object & o);
 cts::GenerateParams generate_params(const Napi::Object & o);
-cts::ChatPrompt chat_prompt(const Napi::Object & o);
 std::vector<int32_t> token_array(const Napi::Value & v, const char * what);
 
 Napi::Object to_js(Napi::Env env, const cts::ModelInfo & info);

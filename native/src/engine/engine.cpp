@@ -1,11 +1,13 @@
 #include "engine.h"
 
+#include "chat_output.h"
 #include "draft_feed.h"
 #include "errors.h"
 #include "logging.h"
 #include "model_check.h"
 #include "text_stream.h"
 #include "thread_pool.h"
+#include "utf8.h"
 
 #include "common.h"
 #include "json-schema-to-grammar.h"
@@ -432,8 +434,33 @@ common_sampler * Engine::Impl::make_sampler(const GenerateParams & p) const {
     return smpl;
 }
 
-GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_token, const std::atomic<bool> & abort) {
+namespace {
+
+// The request's fields joined by its chat prompt's constraints, as llama-server joins them: the chat layer's
+// grammar unless the request brings its own, and the prompt's stops after the request's.
+GenerateParams with_chat_prompt(const GenerateParams & request) {
+    GenerateParams p = request;
+    if (!request.chat) {
+        return p;
+    }
+    const ChatPrompt & chat = *request.chat;
+    p.stop.insert(p.stop.end(), chat.additional_stops.begin(), chat.additional_stops.end());
+    if (p.grammar.empty()) {
+        p.grammar = chat.grammar;
+        p.grammar_kind = chat.grammar_kind.empty() ? "user" : chat.grammar_kind;
+        p.grammar_lazy = chat.grammar_lazy;
+        p.grammar_triggers = chat.grammar_triggers;
+    }
+    p.preserved_tokens = chat.preserved_tokens;
+    p.generation_prompt = chat.generation_prompt;
+    return p;
+}
+
+}  // namespace
+
+GenerateResult Engine::generate(const GenerateParams & request, const TokenFn & on_token, const std::atomic<bool> & abort) {
     Impl & m = *impl_;
+    const GenerateParams p = with_chat_prompt(request);
     if (p.prompt.empty()) {
         throw EngineError(ErrorCode::InvalidArgument, "the prompt has no tokens");
     }
@@ -563,6 +590,21 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
 
     const int64_t t_gen = ggml_time_us();
     TextStream text(p.stop);
+    // the assistant message, parsed here as the output grows: no text goes to JavaScript and back to be parsed
+    std::optional<ChatOutputStream> message;
+    if (p.parse_message && p.chat) {
+        message.emplace(*p.chat);
+    }
+    const auto parse = [&](const std::function<std::vector<MessageDelta>()> & run) -> std::vector<MessageDelta> {
+        try {
+            return run();
+        } catch (const EngineError & e) {
+            // a parse that fails ends the message's parses: the request reports it once generation ended
+            result.message_error = e;
+            message.reset();
+            return {};
+        }
+    };
     std::set<llama_token> preserved;
     for (const auto & t : p.preserved_tokens) {
         const auto ids = common_tokenize(m.vocab, t, false, true);
@@ -586,7 +628,12 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
             return false;
         }
         // like llama-server: control tokens print only when the template marked them as preserved
-        on_token({t, text.push(common_token_to_piece(m.vocab, t, preserved.count(t) > 0)), lp, (int)n_keep});
+        const std::string released = text.push(common_token_to_piece(m.vocab, t, preserved.count(t) > 0));
+        std::vector<MessageDelta> deltas;
+        if (message && p.stream_message && !released.empty()) {
+            deltas = parse([&] { return message->append(well_formed_utf8(released)); });
+        }
+        on_token({t, released, lp, (int)n_keep, deltas.empty() ? nullptr : &deltas});
         if (text.stopped()) {
             result.stop_reason = "stop";
             result.stop_string = text.stop_string();
@@ -746,6 +793,10 @@ GenerateResult Engine::generate(const GenerateParams & p, const TokenFn & on_tok
         on_token({LLAMA_TOKEN_NULL, rest, nullptr, (int)n_keep});
     }
     result.text = text.text();
+    if (message && result.stop_reason != "abort") {
+        const bool complete = result.stop_reason == "eos" || result.stop_reason == "stop";
+        result.message_deltas = parse([&] { return message->finish(well_formed_utf8(result.text), complete); });
+    }
     st.generate_ms = ms_since(t_gen);
     if (use_spec) {
         // the next request may reuse this prefix only if the draft has taken its features; this is the next

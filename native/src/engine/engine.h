@@ -6,6 +6,8 @@
 
 #include "chat_layer.h"
 #include "draft_controller.h"
+#include "errors.h"
+#include "message_tracker.h"
 #include "prompt_cache.h"
 #include "token_logprobs.h"
 
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,7 +87,7 @@ struct GenerateParams {
     SamplingParams sampling;
     // constraint: GBNF text, or a JSON schema (converted by llama.cpp), not both
     std::string grammar;
-    std::string grammar_kind = "user";  // "user", "tool_calls", "output_format" (as ChatPrompt.grammar_kind)
+    std::string grammar_kind = "user";  // "user", "tool_calls", "output_format" (as ChatPrompt::grammar_kind)
     bool grammar_lazy = false;
     std::vector<GrammarTrigger> grammar_triggers;
     std::vector<std::string> preserved_tokens;  // rendered as text even though they are special
@@ -95,6 +98,13 @@ struct GenerateParams {
     int draft_adaptive = -1;  // -1: the engine's LoadParams::draft_adaptive; 0: full blocks; 1: adaptive
     bool logprobs = false;  // report each token's log-probability (token_logprobs.h)
     int top_logprobs = 0;  // and that many most likely alternatives
+    // The chat layer's prompt this generates from: its grammar (unless `grammar` replaces it), triggers,
+    // preserved tokens, generation prompt and stops join the fields above, and its parser reads the output.
+    std::shared_ptr<const ChatPrompt> chat;
+    // With `chat`: the output parsed into the assistant message (GenerateResult::message_deltas), and with
+    // `stream_message` partially while it is generated too, as the pacing allows (TokenEvent::deltas).
+    bool parse_message = false;
+    bool stream_message = false;
 };
 
 struct TokenEvent {
@@ -102,6 +112,8 @@ struct TokenEvent {
     std::string text;  // text released by this token (held back while a stop string may be forming)
     const TokenLogprobs * logprobs = nullptr;  // when asked for
     int cached_tokens = 0;  // prompt tokens reused from the KV cache, known before the first token (stream usage)
+    // stream_message: what the message gained by a partial parse of the output up to this token, if one ran
+    const std::vector<MessageDelta> * deltas = nullptr;
 };
 
 struct GenerateStats {
@@ -137,6 +149,10 @@ struct GenerateResult {
     std::string stop_reason;  // "eos", "stop", "length", "abort"
     std::string stop_string;
     GenerateStats stats;
+    // parse_message: what the final parse added to the message the token events sent (all of it without
+    // stream_message); none after an abort. A parse that failed ends parsing with its error here instead.
+    std::vector<MessageDelta> message_deltas;
+    std::optional<EngineError> message_error;
 };
 
 using ProgressFn = std::function<void(const std::string & stage, float progress)>;

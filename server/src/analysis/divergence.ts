@@ -2,7 +2,8 @@
 // same AST, so their output chunks (each tagged with the node that wrote it) line up until the
 // first node that writes something else — or writes nothing where the other writes something.
 import type { Dialect, RenderResult } from "../interpreter";
-import { ENGINE_LABELS, type TemplateDocument } from "../document";
+import { ENGINE_LABELS } from "../dialects";
+import type { TemplateDocument } from "../document";
 import type * as A from "../parser";
 import { nodeAt } from "./nodeIndex";
 import { printed } from "./sampleRender";

@@ -3,8 +3,8 @@
 // which the static rule already reports) — and, for llama.cpp, its capability probe. None for a
 // template with syntax errors: engines' own parsers would only restate them.
 import type { Dialect } from "../interpreter";
-import { dialectFor } from "../dialects";
-import { ENGINE_LABELS, type EngineId, type TemplateDocument } from "../document";
+import { dialectFor, ENGINE_LABELS } from "../dialects";
+import type { EngineId, TemplateDocument } from "../document";
 import { probeFindings } from "./caps/probeFindings";
 import { withServerArgs } from "./chatLayer";
 import { prefixStabilityFindings } from "./prefixStability";

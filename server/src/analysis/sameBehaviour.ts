@@ -3,7 +3,8 @@
 // the same probe errors). The formatter keeps an edit only when this holds: a layout change must be invisible to
 // every engine, not only to Jinja2.
 import type { Dialect } from "../interpreter";
-import { ENGINE_LABELS, type TemplateDocument } from "../document";
+import { ENGINE_LABELS } from "../dialects";
+import type { TemplateDocument } from "../document";
 import { capsOf, type CapsReport } from "./caps/capsProbe";
 import { renderDifference } from "./renderDifference";
 import type { Scenario } from "./scenario";

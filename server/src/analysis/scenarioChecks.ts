@@ -3,7 +3,8 @@
 // output that differs is a warning at the node whose output differs first, with the cause.
 import { type Dialect } from "../interpreter";
 import { scenarioContext } from "./scenario";
-import { ENGINE_LABELS, type TemplateDocument } from "../document";
+import { ENGINE_LABELS } from "../dialects";
+import type { TemplateDocument } from "../document";
 import { chatLayerChanges } from "./chatLayer";
 import { describeDivergence, firstDivergence } from "./divergence";
 import { loopControlDivergence } from "./loopControlDivergence";

@@ -5,8 +5,8 @@
 // filter, test or global is worded by the engine's facts (dialects/*/facts.ts) where they name it.
 import { type Dialect, own, type Refusal } from "../interpreter";
 import { walk } from "../parser";
-import { engineFactsAbout, type EngineFact } from "../dialects";
-import { ENGINE_LABELS, type TemplateDocument } from "../document";
+import { engineFactsAbout, type EngineFact, ENGINE_LABELS } from "../dialects";
+import type { TemplateDocument } from "../document";
 import type * as A from "../parser";
 import {
   filterSamples,

@@ -4,7 +4,8 @@
 // template files against a model's tokenizer.
 import { existsSync, readFileSync } from "node:fs";
 import manifest from "../../../package.json";
-import { DEFAULT_ENGINES, type Diagnostic, ENGINE_IDS, type EngineId, type Severity, TemplateDocument } from "../document";
+import { DEFAULT_ENGINES, ENGINE_IDS } from "../dialects";
+import { type Diagnostic, type EngineId, type Severity, TemplateDocument } from "../document";
 import { validate } from "../services";
 import { type CommandHelp, type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";
 import type { ModelTokenizer } from "../analysis";

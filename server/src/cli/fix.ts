@@ -3,7 +3,8 @@
 // security finding is refused (exit 1): fixes are for honest templates; one that does not parse, exit 3. A fix is safe
 // when Jinja2 renders the rewritten template exactly as the original on every sample scenario.
 import { BUILTIN_SCENARIOS, dialectsOf, fixAll, securityDiagnostics } from "../analysis";
-import { DEFAULT_ENGINES, TemplateDocument } from "../document";
+import { DEFAULT_ENGINES } from "../dialects";
+import { TemplateDocument } from "../document";
 import { type CommandHelp, type CommandIO, parseArgs, UsageError } from "../commandLine";
 import { parseEngineList } from "./check";
 import { readTemplate } from "./readTemplate";

@@ -5,8 +5,8 @@
 // engine without a dialect yet) exit 2.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { dialectFor, registeredEngines } from "../dialects";
-import { ENGINE_IDS, TemplateDocument } from "../document";
+import { dialectFor, registeredEngines, ENGINE_IDS } from "../dialects";
+import { TemplateDocument } from "../document";
 import { JsonError, parseJson, parseWallClock, PyDict } from "../interpreter";
 import { renderRequest, parseScenarios, type Scenario, scenarioContext, withServerArgs } from "../analysis";
 import { type CommandHelp, type CommandIO, oneOf, parseArgs, UsageError } from "../commandLine";

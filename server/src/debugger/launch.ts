@@ -3,8 +3,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { BUILTIN_SCENARIOS, parseScenario, scenarioContext } from "../analysis";
-import { dialectFor, registeredEngines } from "../dialects";
-import { ENGINE_IDS, type EngineId, isEngineId, TemplateDocument } from "../document";
+import { dialectFor, registeredEngines, ENGINE_IDS, isEngineId } from "../dialects";
+import { type EngineId, TemplateDocument } from "../document";
 import { JsonError, jsonDumps, parseJson, PyDict } from "../interpreter";
 
 /** The `chat-template` debugger's launch attributes (package.json's contributes.debuggers). */

@@ -1,8 +1,9 @@
 // The registry of dialects: engine id → the dialect of the engine version the project targets.
-// A new engine (or version) is one file in this folder plus one line here.
+// A new engine (or version) is one file in this folder, one line here and its id and label in engines.ts.
 import type { EngineId } from "../document";
 import type { Dialect } from "../interpreter/kit";
 import type { EngineFact } from "./engineFact";
+import { ENGINE_IDS } from "./engines";
 import { HFJINJA_FACTS } from "./hfjinja/facts";
 import { hfjinja_0_5_13 } from "./hfjinja-0.5.13";
 import { jinja2_3_1_2 } from "./jinja2-3.1.2";
@@ -13,7 +14,8 @@ import { llamaServer_0_5_0 } from "./llamaserver-v0.5.0";
 import { MINJA_FACTS } from "./minja/facts";
 import { minja_021c229 } from "./minja-021c229";
 
-const DIALECTS: Partial<Record<EngineId, Dialect>> = {
+// every engine id has its dialect here (the type says so); ENGINE_IDS (engines.ts) is their order
+const DIALECTS: Record<EngineId, Dialect> = {
   jinja2: jinja2_3_1_6,
   llamacpp: llamacpp_0_5_0,
   minja: minja_021c229,
@@ -43,8 +45,9 @@ export function dialectFor(engine: EngineId): Dialect | undefined {
 }
 
 export function registeredEngines(): EngineId[] {
-  return Object.keys(DIALECTS) as EngineId[];
+  return [...ENGINE_IDS];
 }
+export { DEFAULT_ENGINES, ENGINE_IDS, ENGINE_LABELS, isEngineId } from "./engines";
 export { llamacpp_0_5_0 } from "./llamacpp-v0.5.0";
 export { llamaServer_0_5_0 } from "./llamaserver-v0.5.0";
 export { JINJA2_REFERENCE_VERSION, jinja2_3_1_6 } from "./jinja2-3.1.6";

@@ -1,6 +1,6 @@
 // The document layer's entrance: everything other folders use from it.
 export { TemplateDocument } from "./document";
-export { DEFAULT_ENGINES, ENGINE_IDS, ENGINE_LABELS, SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES, isEngineId } from "./types";
+export { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from "./types";
 export type {
   CompletionItem,
   CompletionKind,

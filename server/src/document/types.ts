@@ -4,14 +4,8 @@ import type { RelatedSpan, Span } from "../parser";
 
 export type { Span, RelatedSpan };
 
-export const ENGINE_IDS = ["jinja2", "llamacpp", "minja", "hfjinja", "llama-server", "jinja2-3.1.2"] as const;
-export type EngineId = (typeof ENGINE_IDS)[number];
-/** Checked when no setting or --engines says otherwise; jinja2 (Jinja2 3.1.6) is the reference. */
-export const DEFAULT_ENGINES: readonly EngineId[] = ["jinja2", "llamacpp", "minja"];
-
-export function isEngineId(s: string): s is EngineId {
-  return (ENGINE_IDS as readonly string[]).includes(s);
-}
+/** The engines a diagnostic or fact can name; their list, labels and dialects are the registry's (dialects/). */
+export type EngineId = "jinja2" | "llamacpp" | "minja" | "hfjinja" | "llama-server" | "jinja2-3.1.2";
 
 export type Severity = "error" | "warning" | "information" | "hint";
 
@@ -24,16 +18,6 @@ export interface Diagnostic extends Span {
   message: string;
   related?: RelatedSpan[];
 }
-
-/** How engines are named to users (hover, messages). */
-export const ENGINE_LABELS: Readonly<Record<EngineId, string>> = {
-  jinja2: "Jinja2",
-  llamacpp: "llama.cpp",
-  minja: "minja",
-  hfjinja: "@huggingface/jinja",
-  "llama-server": "llama-server",
-  "jinja2-3.1.2": "Jinja2 3.1.2",
-};
 
 // ---------------------------------------------------------------- editor features
 

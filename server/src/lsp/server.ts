@@ -17,7 +17,8 @@ import {
   type TextEdit,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { DEFAULT_ENGINES, type Diagnostic, type EngineId, type Hover, isEngineId, type TemplateDocument } from "../document";
+import { DEFAULT_ENGINES, isEngineId } from "../dialects";
+import type { Diagnostic, EngineId, Hover, TemplateDocument } from "../document";
 import {
   type CapabilitySummary,
   type CodeAction,

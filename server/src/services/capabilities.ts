@@ -2,8 +2,8 @@
 // code lens) and a table (the hover on the first line) of the capabilities its probe reads and the
 // tool-call format its autoparser derives, with the probe renders that threw.
 import { type Caps, CAPS_KEYS, capsOf, detectToolCallFormat, type ProbeError, type ToolCallFormat } from "../analysis";
-import { dialectFor } from "../dialects";
-import { ENGINE_LABELS, type EngineId, type Span, type TemplateDocument } from "../document";
+import { dialectFor, ENGINE_LABELS } from "../dialects";
+import type { EngineId, Span, TemplateDocument } from "../document";
 
 export interface CapabilitySummary {
   engine: EngineId;

@@ -1,8 +1,8 @@
 // How facts and bindings read in hover and completion: a code line saying what the name is, its
 // doc, and how engines depart from Jinja2 for it.
-import { engineFactsAbout, registeredEngines, type EngineFact } from "../dialects";
+import { engineFactsAbout, registeredEngines, type EngineFact, ENGINE_LABELS } from "../dialects";
 import type { Fact } from "../languageFacts";
-import { ENGINE_LABELS, type EngineId } from "../document";
+import type { EngineId } from "../document";
 
 /** A fenced one-line header, e.g. "(filter) default(default_value='', boolean=false)". */
 export function codeLine(text: string): string {

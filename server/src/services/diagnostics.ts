@@ -14,7 +14,8 @@ import {
   toDiagnostic,
 } from "../analysis";
 import { aboutSupportedScenarios } from "./unsupportedScenarios";
-import { DEFAULT_ENGINES, type Diagnostic, type EngineId, type TemplateDocument } from "../document";
+import { DEFAULT_ENGINES } from "../dialects";
+import type { Diagnostic, EngineId, TemplateDocument } from "../document";
 
 export interface ValidationOptions {
   engines: readonly EngineId[];

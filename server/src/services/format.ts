@@ -17,8 +17,8 @@ import {
   type Scenario,
   type TextEdit,
 } from "../analysis";
-import { registeredEngines } from "../dialects";
-import { ENGINE_LABELS, type Span, TemplateDocument } from "../document";
+import { registeredEngines, ENGINE_LABELS } from "../dialects";
+import { type Span, TemplateDocument } from "../document";
 import { emittedText } from "./formatGaps";
 import { type LayoutEdit, type LayoutOptions, proposeLayout, unitsOf } from "./formatLayout";
 

@@ -13,7 +13,8 @@ import {
   ServerArgsError,
   type TextEdit,
 } from "../analysis";
-import { ENGINE_IDS, ENGINE_LABELS, type Span, TemplateDocument } from "../document";
+import { ENGINE_IDS, ENGINE_LABELS } from "../dialects";
+import { type Span, TemplateDocument } from "../document";
 import { CONTEXT_BY_NAME, EXPRESSION_KEYWORDS_BY_NAME, GLOBALS_BY_NAME, MACRO_VARIABLES_BY_NAME, TAGS_BY_NAME } from "../languageFacts";
 import { nodesAt, walk } from "../parser";
 import { tokenBefore } from "./cursor";

@@ -5,8 +5,8 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { CAPS_KEYS } from "../analysis";
-import { registeredEngines } from "../dialects";
-import { DEFAULT_ENGINES, isEngineId, type EngineId, type Severity } from "../document";
+import { registeredEngines, DEFAULT_ENGINES, isEngineId } from "../dialects";
+import type { EngineId, Severity } from "../document";
 import { parseLive, type LiveSpec } from "./liveSpec";
 import { resolveScenario, type ScenarioRef } from "./scenarioRef";
 

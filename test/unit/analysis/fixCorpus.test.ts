@@ -10,7 +10,7 @@ import { BUILTIN_SCENARIOS } from "../../../server/src/analysis/scenarios";
 import { TemplateDocument } from "../../../server/src/document/document";
 import { DEFAULT_SPECIAL_TOKENS } from "../../../server/src/analysis/scenario";
 import { validate } from "../../../server/src/services/diagnostics";
-import { DEFAULT_ENGINES } from "../../../server/src/document/types";
+import { DEFAULT_ENGINES } from "../../../server/src/dialects";
 import { corpusDir } from "../../helpers/corpus";
 import { hasPythonJinja2 } from "../../helpers/python";
 import { renderWithPythonJinja2 } from "../../helpers/pythonJinja";

@@ -12,7 +12,7 @@ import { BUILTIN_SCENARIOS } from "../../../server/src/analysis/scenarios";
 import { TemplateDocument } from "../../../server/src/document/document";
 import { DEFAULT_SPECIAL_TOKENS } from "../../../server/src/analysis/scenario";
 import { validate } from "../../../server/src/services/diagnostics";
-import { DEFAULT_ENGINES } from "../../../server/src/document/types";
+import { DEFAULT_ENGINES } from "../../../server/src/dialects";
 import { fixture } from "../../helpers/cli";
 import { hasPythonJinja2 } from "../../helpers/python";
 import { renderWithPythonJinja2 } from "../../helpers/pythonJinja";

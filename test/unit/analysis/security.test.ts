@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { securityDiagnostics, securityHover } from "../../../server/src/analysis/security/index";
 import { TemplateDocument } from "../../../server/src/document";
 import { getCodeActions } from "../../../server/src/services/codeActions";
-import { DEFAULT_ENGINES } from "../../../server/src/document/types";
+import { DEFAULT_ENGINES } from "../../../server/src/dialects";
 import { corpusDir } from "../../helpers/corpus";
 
 const PEER = resolve(__dirname, "../../../../shared/peer-security");

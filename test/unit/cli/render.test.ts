@@ -3,8 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { registeredEngines } from "../../../server/src/dialects/index";
-import { ENGINE_IDS } from "../../../server/src/document/types";
+import { registeredEngines, ENGINE_IDS } from "../../../server/src/dialects/index";
 import { fixture, runCli } from "../../helpers/cli";
 import { corpusDir } from "../../helpers/corpus";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { ChatTemplateDebugSession, OUTPUT_EVENT, type OutputSoFar } from "../../../server/src/debugger";
-import { ENGINE_IDS } from "../../../server/src/document";
+import { ENGINE_IDS } from "../../../server/src/dialects";
 import { runCli } from "../../helpers/cli";
 import { DapClient } from "../../helpers/dapClient";
 

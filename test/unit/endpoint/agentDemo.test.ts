@@ -1,4 +1,4 @@
-// The agent demo (native/endpoint/agentDemo.ts): on the demo models, a request with tools under auto gets a
+// The agent demo (native/endpoint/chat/agentDemo.ts): on the demo models, a request with tools under auto gets a
 // schema-valid call (the shell tool running `ls` when one is offered), and a turn answering a tool result gets a
 // short text quoting it, on every API, streamed or not; never on a model whose own metadata does not say so.
 import Anthropic from "@anthropic-ai/sdk";
@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import OpenAI from "openai";
-import { answerQuoting, demoArguments, literalGrammar, preferredTool } from "../../../native/endpoint/agentDemo";
+import { answerQuoting, demoArguments, literalGrammar, preferredTool } from "../../../native/endpoint/chat/agentDemo";
 import { isAgentDemo } from "../../../native/testModels";
 import { ensureDemoModels } from "../../../native/testModels/demo";
 import { startEndpoint, storageDir, WEATHER_TOOL, type EndpointProcess } from "../../helpers/endpoint";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseMessagesRequest } from "../../../native/endpoint/anthropic/request";
-import { ApiError } from "../../../native/endpoint/errors";
+import { ApiError } from "../../../native/endpoint/http/errors";
 
 const base = { model: "m", max_tokens: 5 };
 

@@ -2,10 +2,10 @@
 // requests hold passes, each limit is named with where it is passed (hostileRequests.test.ts sends the bombs).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { MAX_CONSTRAINT_ALTERNATIVES, MAX_JSON_DEPTH } from "../../../native/endpoint/constraintLimits";
-import { checkGrammar } from "../../../native/endpoint/grammarCheck";
-import { checkJsonDepth } from "../../../native/endpoint/jsonDepth";
-import { checkJsonSchema } from "../../../native/endpoint/schemaCheck";
+import { MAX_CONSTRAINT_ALTERNATIVES, MAX_JSON_DEPTH } from "../../../native/endpoint/chat/constraintLimits";
+import { checkGrammar } from "../../../native/endpoint/chat/grammarCheck";
+import { checkJsonDepth } from "../../../native/endpoint/http/jsonDepth";
+import { checkJsonSchema } from "../../../native/endpoint/chat/schemaCheck";
 
 const refused = (f: () => void, message: RegExp) => assert.throws(f, (e: Error) => (assert.match(e.message, message), true));
 

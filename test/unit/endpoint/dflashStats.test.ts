@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { GenerateStats } from "../../../native/engine/types";
-import { belowBreakEven, timings } from "../../../native/endpoint/dflash";
-import { Metrics } from "../../../native/endpoint/metrics";
+import { belowBreakEven, timings } from "../../../native/endpoint/llama/dflash";
+import { Metrics } from "../../../native/endpoint/llama/metrics";
 import { statsOf } from "../../../client/src/endpoint/stats";
 
 const gauges = { queueWaiting: 0, queueActive: 0, queueRejected: 0, modelReady: 1 };

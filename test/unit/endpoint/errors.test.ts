@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import { after, before, describe, test } from "node:test";
-import { readJsonBody } from "../../../native/endpoint/body";
-import { ApiError } from "../../../native/endpoint/errors";
+import { readJsonBody } from "../../../native/endpoint/http/body";
+import { ApiError } from "../../../native/endpoint/http/errors";
 import { postJson, startEndpoint, type EndpointProcess } from "../../helpers/endpoint";
 
 let endpoint: EndpointProcess;

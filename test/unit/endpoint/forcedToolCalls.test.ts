@@ -66,22 +66,22 @@ test("forced tool calls: root of the Qwen3.5 grammar goes straight to the call; 
     tool_choice: "required",
     chat_template_kwargs: { enable_thinking: true },
   });
-  assert.match(root(required.grammar), / space tool-call-root$/);
-  assert.doesNotMatch(root(required.grammar), /until-\d+\?? space tool-call-root$/);
+  assert.match(root(required.describe().grammar), / space tool-call-root$/);
+  assert.doesNotMatch(root(required.describe().grammar), /until-\d+\?? space tool-call-root$/);
   // thinking off: the reasoning holds only what the generation prompt wrote (`<think>\n\n</think>`), no free text
   assert.equal(
-    root(forced.grammar),
+    root(forced.describe().grammar),
     'root ::= "<|im_start|>assistant\\n" ("<think>" space "\\n" ("</think>" | ))? space space tool-call-root',
   );
-  assert.ok(auto.grammarLazy);
+  assert.ok(auto.describe().grammarLazy);
   // XML-style formats take the integer argument by its schema
-  assert.match(forced.grammar, /^tool-get-weather-arg-days-schema ::= \("1" \| "3"\)/m);
+  assert.match(forced.describe().grammar, /^tool-get-weather-arg-days-schema ::= \("1" \| "3"\)/m);
   // JSON formats keep the whole arguments schema
   const qwen25 = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", "Qwen-Qwen2.5-7B-Instruct.jinja"), "utf8"), {
     bos: "<s>",
     eos: "</s>",
   });
-  const g = (await qwen25.apply(MODES["openai named"]())).grammar;
+  const g = (await qwen25.apply(MODES["openai named"]())).describe().grammar;
   assert.equal(root(g), 'root ::= "<|im_start|>assistant\\n" space tool-calls');
   assert.match(g, /^tool-get-weather-schema-days ::= \("1" \| "3"\)$/m);
 });
@@ -89,7 +89,7 @@ test("forced tool calls: root of the Qwen3.5 grammar goes straight to the call; 
 test("forced tool calls: free text in a call's header is bounded (gpt-oss's <|constrain|> type, muse-glimmer's recipient); the arguments keep their schema", async () => {
   const rule = async (file: string) => {
     const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", file), "utf8"), { bos: "<s>", eos: "</s>" });
-    const grammar = (await template.apply(MODES["openai named"]())).grammar;
+    const grammar = (await template.apply(MODES["openai named"]())).describe().grammar;
     return grammar.split("\n").find((l) => l.startsWith("tool-get-weather ::= "))!;
   };
   const gptOss = await rule("openai-gpt-oss-120b.jinja");
@@ -103,7 +103,7 @@ test("forced tool calls: free text in a call's header is bounded (gpt-oss's <|co
 test("forced tool calls: arguments held to the schema (LFM2.5's Python-style values, Kimi-K3's and muse-glimmer's required argument); Kimi-K3's opened reasoning must close", async () => {
   const rules = async (file: string) => {
     const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", file), "utf8"), { bos: "<s>", eos: "</s>" });
-    const grammar = (await template.apply(MODES["openai required"]())).grammar;
+    const grammar = (await template.apply(MODES["openai required"]())).describe().grammar;
     return (name: string) => grammar.split("\n").find((l) => l.startsWith(`${name} ::= `))!;
   };
   const lfm = await rules("LFM2.5-8B-A1B.jinja");
@@ -146,7 +146,7 @@ test("forced tool calls: gemma 4's arguments in its own syntax: bare sorted keys
     tools: [{ type: "function", function: { name: "get_weather", parameters } }],
     tool_choice: "required",
   }).request;
-  const grammar = (await template.apply(request)).grammar;
+  const grammar = (await template.apply(request)).describe().grammar;
   const rule = grammar.split("\n").find((l) => l.startsWith("tool-get-weather-gemma-args ::= "));
   assert.equal(
     rule,

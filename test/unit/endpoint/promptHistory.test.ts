@@ -2,7 +2,7 @@
 // character, and the cause told from what the client changed. Tokens here are characters.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { PromptHistory, describeLoss, locate, type PromptRecord } from "../../../native/endpoint/promptHistory";
+import { PromptHistory, describeLoss, locate, type PromptRecord } from "../../../native/endpoint/chat/promptHistory";
 
 const SYSTEM = { role: "system", content: "You are terse." };
 const USER = { role: "user", content: "List the files." };

@@ -4,7 +4,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import OpenAI from "openai";
-import { GenerationQueue, QueueFullError } from "../../../native/endpoint/queue";
+import { GenerationQueue, QueueFullError } from "../../../native/endpoint/llama/queue";
 import { metric, startEndpoint, until, type EndpointProcess } from "../../helpers/endpoint";
 import { HANG_GUARD_MS } from "../../helpers/hangGuard";
 

@@ -2,7 +2,7 @@
 // message as the client got it; the pollers' /health and /metrics are left out.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { requestLine } from "../../../native/endpoint/requestLog";
+import { requestLine } from "../../../native/endpoint/http/requestLog";
 import { postJson, startEndpoint, type EndpointProcess } from "../../helpers/endpoint";
 
 let endpoint: EndpointProcess;

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { test } from "node:test";
-import { PING, SseStream } from "../../../native/endpoint/sse";
+import { PING, SseStream } from "../../../native/endpoint/http/sse";
 
 class FakeResponse extends EventEmitter {
   headersSent = false;

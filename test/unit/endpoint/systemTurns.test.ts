@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ChatTemplate } from "../../../native/engine";
-import { applyWithSystemTurns, mergeLaterSystemMessages } from "../../../native/endpoint/systemTurns";
+import { applyWithSystemTurns, mergeLaterSystemMessages } from "../../../native/endpoint/chat/systemTurns";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import "../../helpers/templateGuard";
 
@@ -43,6 +43,19 @@ test("a template that raises on a later system message gets it merged into the s
 test("a template that drops a later system message gets it as the system prompt (made when there is none)", async () => {
   const { prompt } = await applyWithSystemTurns(await template(DROPPING), { messages: conversation });
   assert.equal(prompt, "<<SYS>>Agents: Explore, Plan.<</SYS>>[INST]Hello[/INST]Hi</s>[INST]List files[/INST]");
+});
+
+test("each request is rendered once: where a later system message goes is learnt once per template", async (t) => {
+  for (const source of [QWEN3_CHAT_TEMPLATE, STRICT, DROPPING]) {
+    const tpl = await template(source);
+    const apply = t.mock.method(tpl, "apply");
+    await applyWithSystemTurns(tpl, { messages: conversation });
+    const first = apply.mock.callCount();
+    await applyWithSystemTurns(tpl, { messages: conversation });
+    await applyWithSystemTurns(tpl, { messages: [{ role: "user", content: "no later system message" }] });
+    assert.equal(apply.mock.callCount() - first, 2, source.slice(0, 40));
+    assert.equal(first, 2, "the first request: the probe, then the request");
+  }
 });
 
 test("merging keeps order, joins text parts and leaves the first system message's place", () => {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { GenerateStats } from "../../../native/engine/types";
-import { Metrics } from "../../../native/endpoint/metrics";
+import { Metrics } from "../../../native/endpoint/llama/metrics";
 import { endpointStatistics, parsePrometheus } from "../../../client/src/endpoint/statisticsModel";
 import { barChart, statisticsPage } from "../../../client/src/endpoint/statisticsView";
 

@@ -77,10 +77,11 @@ describe("chat layer", () => {
       tools: [weather],
     });
     assert.match(p.prompt, /^<\|im_start\|>system\nBe brief\.\n\n# Tools\n[\s\S]*"name": "get_weather"[\s\S]*<\|im_start\|>assistant\n$/);
-    assert.equal(p.grammarKind, "tool_calls");
-    assert.equal(p.grammarLazy, true, "tool_choice auto: the grammar starts at the tool-call tag");
-    assert.ok(p.grammarTriggers.some((g) => g.value.startsWith("<tool_call>")));
-    assert.ok(p.preservedTokens.includes("<tool_call>"));
+    const info = p.describe();
+    assert.equal(info.grammarKind, "tool_calls");
+    assert.equal(info.grammarLazy, true, "tool_choice auto: the grammar starts at the tool-call tag");
+    assert.ok(info.grammarTriggers.some((g) => g.value.startsWith("<tool_call>")));
+    assert.ok(info.preservedTokens.includes("<tool_call>"));
     const parsed = await parseChatOutput(
       '<think>\nLook it up.\n</think>\n\nChecking. <tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
       p,
@@ -144,7 +145,7 @@ describe("chat layer", () => {
         tools: [weather, search],
         tool_choice: toolChoice,
       });
-      assert.equal(p.grammarLazy, false, "required: constrained from the first token");
+      assert.equal(p.describe().grammarLazy, false, "required: constrained from the first token");
       for (const seed of [1, 2]) {
         const r = await engine.generate(await engine.tokenize(p.prompt), { maxTokens: 200, temperature: 0.7, seed, chat: p });
         assert.match(r.text, /^<tool_call>\n\s*\{"name":\s*"(get_weather|search)",\s*"arguments":/, "the grammar shapes the call");
@@ -167,8 +168,8 @@ describe("chat layer", () => {
       messages: [{ role: "user", content: "x" }],
       response_format: { type: "json_schema", json_schema: { schema: { type: "object" } } },
     });
-    assert.equal(json.grammarKind, "output_format");
-    assert.match(json.grammar, /root ::=/);
+    assert.equal(json.describe().grammarKind, "output_format");
+    assert.match(json.describe().grammar, /root ::=/);
     const bad = async (req: object, re: RegExp, code = "invalid_argument") => {
       const e = await t.apply(req as never).catch((x) => x);
       assert.ok(e instanceof EngineError, String(e));
@@ -209,11 +210,10 @@ describe("chat layer", () => {
         await t.apply({ messages: x, parallel_tool_calls: null, add_generation_prompt: null, reasoning_format: null } as never)
       ).prompt.endsWith("<|im_start|>assistant\n"),
     );
-    const prompt = await t.apply({ messages: x });
-    const parseBad = await parseChatOutput("y", { ...prompt, reasoningFormat: "bogus" }).catch((e) => e);
-    assert.deepEqual(
-      [parseBad.code, parseBad.message],
-      ["invalid_argument", 'reasoning_format must be "none", "auto", "deepseek" or "deepseek-legacy", got "bogus"'],
+    // a chat prompt is the native side's own: anything else is refused before it could reach the parser
+    await assert.rejects(
+      parseChatOutput("y", { prompt: "x", describe: () => ({}) } as never),
+      /^TypeError: 'chatPrompt' must be a chat prompt from ChatTemplates\.apply\(\)$/,
     );
     const failing = await ChatTemplate.fromSource("{{ raise_exception('no system role') }}");
     const e = await failing.apply({ messages: [{ role: "user", content: "x" }] }).catch((x) => x);
@@ -256,7 +256,10 @@ describe("chat layer", () => {
       { messages: [user, { role: "assistant", content: "Sure, " }], continue_final_message: true, add_generation_prompt: false },
     ]) {
       const p = await t.apply(request);
-      assert.ok(p.prompt.endsWith("<|im_start|>assistant\n<think>\n\n</think>\n\nSure, ") && p.isContinuation, JSON.stringify(p.prompt));
+      assert.ok(
+        p.prompt.endsWith("<|im_start|>assistant\n<think>\n\n</think>\n\nSure, ") && p.describe().isContinuation,
+        JSON.stringify(p.prompt),
+      );
       assert.deepEqual(await parseChatOutput("here you go.", p), { content: "here you go.", reasoningContent: "", toolCalls: [] });
       assert.equal((await parseChatOutput("here y", p, { partial: true })).content, "here y");
       assert.equal((await parseChatOutput("", p)).content, "", "a model that stops at once wrote nothing");

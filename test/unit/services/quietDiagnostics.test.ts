@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { TemplateDocument } from "../../../server/src/document";
 import { validate } from "../../../server/src/services";
-import { DEFAULT_ENGINES } from "../../../server/src/document";
+import { DEFAULT_ENGINES } from "../../../server/src/dialects";
 
 // ChatML written for string content: Jinja2 itself throws on typed content, which the template does not claim.
 const STRING_CHATML =

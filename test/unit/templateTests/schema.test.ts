@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import Ajv from "ajv";
 import { CAPS_KEYS } from "../../../server/src/analysis/caps/capsProbe";
 import { BUILTIN_SCENARIOS } from "../../../server/src/analysis/scenarios";
-import { ENGINE_IDS } from "../../../server/src/document/types";
+import { ENGINE_IDS } from "../../../server/src/dialects";
 
 const root = resolve(__dirname, "../../..");
 const schema = JSON.parse(readFileSync(join(root, "templates/chat-template-test.schema.json"), "utf8"));

@@ -3,8 +3,8 @@
 // template that exhausts either becomes an error in that column, at the statement its render had reached, never a
 // dead extension host. The other
 // columns go on. "Test Template Against Model" renders its prompt with the reference dialect the same way.
-import { registeredEngines } from "../../../../server/src/dialects";
-import { ENGINE_LABELS, type EngineId } from "../../../../server/src/document";
+import { registeredEngines, ENGINE_LABELS } from "../../../../server/src/dialects";
+import type { EngineId } from "../../../../server/src/document";
 import { LimitedProcess, type LimitedProcessOptions } from "../../helperProcess/limitedProcess";
 import { failed, type EngineInput, type EngineOutcome, type PreviewEngine } from "./engine";
 

@@ -2,8 +2,8 @@
 // extension runs each in a helper process with limits, dialectProcess.ts) or a real engine in another process
 // (asynchronous, output and error only).
 import { renderRequest, ServerArgsError, withServerArgs } from "../../../../server/src/analysis";
-import { dialectFor, registeredEngines } from "../../../../server/src/dialects";
-import { ENGINE_LABELS, type TemplateDocument } from "../../../../server/src/document";
+import { dialectFor, registeredEngines, ENGINE_LABELS } from "../../../../server/src/dialects";
+import type { TemplateDocument } from "../../../../server/src/document";
 import type { Chunk, PyDict, WallClock } from "../../../../server/src/interpreter";
 
 export interface EngineInput {

@@ -2,7 +2,8 @@
 // infers nothing from that render, so a template that throws there silently loses capabilities.
 // One finding per throwing node, saying what llama.cpp then believes and how to fix it.
 import type { Dialect } from "../../interpreter";
-import { ENGINE_LABELS, type TemplateDocument } from "../../document";
+import { ENGINE_LABELS } from "../../dialects";
+import type { TemplateDocument } from "../../document";
 import type { Finding } from "../finding";
 import { rewritesFor } from "../fixes/rewrites";
 import { ancestorsOf, constructAt } from "../nodeIndex";

@@ -1,5 +1,5 @@
 // A scenario read as the chat-completions request llama-server would get, and what llama-server's request
-// parsing (ChatTemplates::request in native/src/engine/chat_layer.cpp, which mirrors
+// parsing (ChatTemplates::request in native/src/engine/chat/chat_layer.cpp, which mirrors
 // oaicompat_chat_params_parse) and common_chat_msgs_parse_oaicompat / to_json_oaicompat (common/chat.cpp,
 // v0.5.0) make of it: the TemplateInputs the chat layer renders from. A scenario is a template context, so
 // `messages`, `tools` and `add_generation_prompt` are the request's fields (add_generation_prompt absent
