@@ -1,21 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { dialectFor, registeredEngines } from "../../../server/src/dialects/index";
 import { TemplateDocument } from "../../../server/src/document/document";
 import { render } from "../../../server/src/interpreter/render";
+import { collectGarbage } from "../../helpers/gc";
 import { HOSTILE_TEMPLATES } from "../../helpers/hostileTemplates";
-
-/**
- * A full collection before a render measured against the memory limit: the limit counts from the heap as the render
- * finds it, garbage included, and the previous engine's 500 MB of discarded strings would otherwise raise that base
- * past what this render holds, whenever V8 had not collected them yet.
- */
-function collectGarbage(): void {
-  setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
-}
 
 // Small limits keep each case fast; the bounds are the same checks at any size (the reliability
 // suite runs the same templates at the default limits in a memory-capped process).
@@ -75,6 +64,8 @@ describe("value bounds: every engine refuses a value over the output limit befor
     for (const engine of registeredEngines()) {
       // the characters upper reads and builds cost steps: 1,000 × 1 MB of them is within these
       const limits = { ...LIMITS, memory: 64 * 2 ** 20, steps: 50_000_000 };
+      // the memory limit counts from the heap as the render finds it, garbage included: the previous engine's 500 MB
+      // of discarded strings would otherwise raise that base past what this render holds
       collectGarbage();
       const r = render(doc, { big: "x".repeat(2 ** 19) }, { dialect: dialectFor(engine)!, limits });
       assert.equal(r.error?.code, "limit/memory", `${engine}: ${r.error ? r.error.message : "rendered"}`);
