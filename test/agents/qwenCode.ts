@@ -65,5 +65,8 @@ runSuite<QwenRun>("qwen-code", "/v1/chat/completions", [
     run: (url, home, workdir) => qwen(binary, url, home, workdir),
     check,
     answer: (run) => `${run.result?.num_turns ?? "?"} turns: ${run.result?.result ?? tail(run)}`,
+    // qwen-code 0.24.4 settles a one-shot shell command on the child's `exit` event, before its stdout has been read
+    // (the `close` event): on a busy machine `ls` then reports "Output: (empty)" with exit code 0
+    clientFault: (run) => (run.result?.result?.includes("Output: (empty)") ? "its shell tool lost the output of ls" : null),
   },
 ]);

@@ -25,6 +25,8 @@ export interface Scenario<R extends ClientRun> {
   check(run: R, requests: Map<string, number>): string | null;
   /** The client's final answer, or what it said instead, for the report. */
   answer(run: R): string;
+  /** A known fault of the client itself in a failed run (then it is tried once more), or null. */
+  clientFault?(run: R): string | null;
 }
 
 /** Runs the scenarios one after another and exits 0 when every one passed. */
@@ -43,38 +45,50 @@ async function main<R extends ClientRun>(name: string, route: string, scenarios:
   let failures = 0;
   try {
     for (const s of scenarios) {
-      const started = Date.now();
-      const home = mkdtempSync(join(scratch, `ctx-${s.context}-`));
-      const workdir = join(home, "work");
-      mkdirSync(workdir);
-      writeFileSync(join(workdir, PROBE), "");
-      const endpoint = await serve(s.context);
-      let run: R;
-      let requests: Map<string, number>;
-      let cpu: number | undefined;
-      try {
-        run = await s.run(endpoint.url, home, workdir);
-        requests = await endpoint.requests(route);
-        cpu = endpoint.cpuSeconds();
-      } finally {
-        await endpoint.stop();
-      }
-      const problem = s.check(run, requests);
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      console.log(
-        `[${name}] --context ${s.context} ${s.expect}: ${problem ? "FAIL" : "ok"} in ${seconds} s (exit ${run.exitCode}, ${route} ${describeCounts(requests)}${cpu === undefined ? "" : `, endpoint CPU ${cpu.toFixed(1)} s`})`,
-      );
-      console.log(`[${name}]   answer: ${JSON.stringify(s.answer(run).slice(0, 200))}`);
-      for (const line of endpoint.log(route)) console.log(`[${name}]   endpoint: ${line}`);
-      if (problem) {
-        failures++;
-        console.log(`[${name}]   ${problem}`);
-      }
+      const first = await attempt(name, route, s, scratch);
+      const fault = first.problem ? s.clientFault?.(first.run) : null;
+      if (fault) console.log(`[${name}]   a fault of the client's own, not the endpoint's (${fault}): once more`);
+      const problem = fault ? (await attempt(name, route, s, scratch)).problem : first.problem;
+      if (problem) failures++;
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
   return failures;
+}
+
+/** One run of a scenario on a fresh endpoint, reported. */
+async function attempt<R extends ClientRun>(
+  name: string,
+  route: string,
+  s: Scenario<R>,
+  scratch: string,
+): Promise<{ problem: string | null; run: R }> {
+  const started = Date.now();
+  const home = mkdtempSync(join(scratch, `ctx-${s.context}-`));
+  const workdir = join(home, "work");
+  mkdirSync(workdir);
+  writeFileSync(join(workdir, PROBE), "");
+  const endpoint = await serve(s.context);
+  let run: R;
+  let requests: Map<string, number>;
+  let cpu: number | undefined;
+  try {
+    run = await s.run(endpoint.url, home, workdir);
+    requests = await endpoint.requests(route);
+    cpu = endpoint.cpuSeconds();
+  } finally {
+    await endpoint.stop();
+  }
+  const problem = s.check(run, requests);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    `[${name}] --context ${s.context} ${s.expect}: ${problem ? "FAIL" : "ok"} in ${seconds} s (exit ${run.exitCode}, ${route} ${describeCounts(requests)}${cpu === undefined ? "" : `, endpoint CPU ${cpu.toFixed(1)} s`})`,
+  );
+  console.log(`[${name}]   answer: ${JSON.stringify(s.answer(run).slice(0, 200))}`);
+  for (const line of endpoint.log(route)) console.log(`[${name}]   endpoint: ${line}`);
+  if (problem) console.log(`[${name}]   ${problem}`);
+  return { problem, run };
 }
 
 /** A failure's detail: the end of what the client printed, where its error is. */
