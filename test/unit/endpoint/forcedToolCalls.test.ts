@@ -86,6 +86,36 @@ test("forced tool calls: root of the Qwen3.5 grammar goes straight to the call; 
   assert.match(g, /^tool-get-weather-schema-days ::= \("1" \| "3"\)$/m);
 });
 
+test("parallel_tool_calls false holds a call in its own markers (Qwen2.5's <tool_call>) to one, under auto and forced; true keeps the repetition", async () => {
+  const toolCallsRule = async (file: string, request: ChatRequest) => {
+    const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", file), "utf8"), { bos: "<s>", eos: "</s>" });
+    return (await template.apply(request))
+      .describe()
+      .grammar.split("\n")
+      .find((l) => l.startsWith("tool-calls ::= "));
+  };
+  for (const tool_choice of ["auto", "required"]) {
+    const single = { ...MODES["openai required"](), tool_choice } as ChatRequest;
+    const one = await toolCallsRule("Qwen-Qwen2.5-7B-Instruct.jinja", single);
+    // llama.cpp repeats it one or more times whatever the request says
+    const several = await toolCallsRule("Qwen-Qwen2.5-7B-Instruct.jinja", { ...single, parallel_tool_calls: true });
+    assert.match(one!, /^tool-calls ::= tool-call\??\ space$/);
+    assert.equal(several, `tool-calls ::= (${one!.slice("tool-calls ::= ".length)})+`);
+  }
+  const anthropicSingle = MODES["anthropic any"]();
+  assert.equal(await toolCallsRule("NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja", anthropicSingle), "tool-calls ::= tool-call space");
+  // no template's grammar keeps a repeated tool-calls rule once the request asks for one call
+  for (const file of readdirSync(corpusDir("templates")).filter((f) => f.endsWith(".jinja"))) {
+    const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", file), "utf8"), { bos: "<s>", eos: "</s>" });
+    if (!(await template.caps()).supports_tool_calls) continue;
+    const rule = (await template.apply(MODES["openai required"]()))
+      .describe()
+      .grammar.split("\n")
+      .find((l) => l.startsWith("tool-calls ::= "));
+    assert.doesNotMatch(rule ?? "", /\)\+$/, file);
+  }
+});
+
 test("forced tool calls: free text in a call's header is bounded (gpt-oss's <|constrain|> type, muse-glimmer's recipient); the arguments keep their schema", async () => {
   const rule = async (file: string) => {
     const template = await ChatTemplate.fromSource(readFileSync(corpusDir("templates", file), "utf8"), { bos: "<s>", eos: "</s>" });

@@ -3,6 +3,7 @@
 #include "chat_output.h"
 #include "errors.h"
 #include "forced_tool_call.h"
+#include "single_tool_call.h"
 
 #include "chat.h"
 #include "jinja/parser.h"
@@ -390,6 +391,9 @@ ChatPrompt ChatTemplates::apply(const std::string & request_json) {
                 schemas[tool.name] = common_json::parse_no_throw(tool.parameters);
             }
             out.grammar = forced_call_grammar(out.grammar, params.parser, reasoning, schemas);
+        }
+        if (tool_grammar && !inputs.parallel_tool_calls) {
+            out.grammar = single_tool_call_grammar(out.grammar);
         }
     }
     return out;

@@ -102,4 +102,20 @@ std::optional<std::string> edit_rule(const std::string & before, const std::stri
     return join_gbnf(out);
 }
 
+std::optional<std::string> repeated_group(const std::string & body) {
+    const auto t = gbnf_tokens(body);
+    if (t.size() < 4 || t.front() != "(" || t[t.size() - 2] != ")" || t.back() != "+") {
+        return std::nullopt;
+    }
+    // the first parenthesis must close at the end, not earlier (`(a)+ (b)+`)
+    int depth = 0;
+    for (size_t i = 0; i + 2 < t.size(); i++) {
+        depth += t[i] == "(" ? 1 : t[i] == ")" ? -1 : 0;
+        if (depth == 0) {
+            return std::nullopt;
+        }
+    }
+    return join_gbnf(std::vector<std::string>(t.begin() + 1, t.end() - 2));
+}
+
 }  // namespace cts

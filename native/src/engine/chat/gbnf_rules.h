@@ -18,4 +18,7 @@ GbnfRules rules_of(const std::string & grammar);
 // (a longest common subsequence) are taken from `orig`. nullopt when the rules do not line up.
 std::optional<std::string> edit_rule(const std::string & before, const std::string & after, const std::string & orig);
 
+// `x` when the rule body is `(x)+` as a whole, nullopt otherwise.
+std::optional<std::string> repeated_group(const std::string & body);
+
 }  // namespace cts
