@@ -613,7 +613,7 @@ GenerateResult Engine::generate(const GenerateParams & request, const TokenFn & 
         }
     }
     // Takes one generated token, sampled from the logits at batch index `idx`; false when generation ends with it.
-    auto emit = [&](llama_token t, int idx) -> bool {
+    auto emit = [&](llama_token t, int idx, bool more_follow) -> bool {
         result.tokens.push_back(t);
         st.generated_tokens++;
         const TokenLogprobs * lp = nullptr;
@@ -633,7 +633,7 @@ GenerateResult Engine::generate(const GenerateParams & request, const TokenFn & 
         if (message && p.stream_message && !released.empty()) {
             deltas = parse([&] { return message->append(well_formed_utf8(released)); });
         }
-        on_token({t, released, lp, (int)n_keep, deltas.empty() ? nullptr : &deltas});
+        on_token({t, released, lp, (int)n_keep, deltas.empty() ? nullptr : &deltas, more_follow});
         if (text.stopped()) {
             result.stop_reason = "stop";
             result.stop_string = text.stop_string();
@@ -646,7 +646,7 @@ GenerateResult Engine::generate(const GenerateParams & request, const TokenFn & 
         return true;
     };
 
-    bool running = emit(id, m.batch.n_tokens - 1);
+    bool running = emit(id, m.batch.n_tokens - 1, false);
     std::vector<llama_token> draft;
     if (use_spec) {
         m.feed.clear();  // what an interrupted request held is a gap in the draft's cache now
@@ -782,7 +782,7 @@ GenerateResult Engine::generate(const GenerateParams & request, const TokenFn & 
             m.draft_valid = cache_.size();
         }
         for (size_t i = 0; i < ids.size(); i++) {
-            if (!(running = emit(ids[i], (int)i))) {
+            if (!(running = emit(ids[i], (int)i, i + 1 < ids.size()))) {
                 break;
             }
         }

@@ -114,6 +114,9 @@ struct TokenEvent {
     int cached_tokens = 0;  // prompt tokens reused from the KV cache, known before the first token (stream usage)
     // stream_message: what the message gained by a partial parse of the output up to this token, if one ran
     const std::vector<MessageDelta> * deltas = nullptr;
+    // more tokens of the same step follow at once (a DFlash step's accepted drafts): a caller that batches
+    // its deliveries waits for them
+    bool more_follow = false;
 };
 
 struct GenerateStats {

@@ -85,6 +85,28 @@ describe("generation", () => {
       assert.deepEqual(tokens, r.tokens);
     });
 
+    it(`${mode}: a fast stream comes in batches, at most one per 40 ms, every token in order before the result`, async () => {
+      const engine = await constructedEngine();
+      const tokens: (number | null)[] = [];
+      let deliveries = 0;
+      let delivering = false;
+      // one delivery's callbacks run in one call from the engine's thread; the next tick comes after it
+      const onToken = (e: TokenEvent) => {
+        tokens.push(e.token);
+        if (delivering) return;
+        delivering = true;
+        deliveries++;
+        process.nextTick(() => (delivering = false));
+      };
+      const started = performance.now();
+      const r = await engine.generate(cycle, { maxTokens: 600, temperature: 0, ignoreEos: true, speculative, onToken });
+      const wallMs = performance.now() - started;
+      assert.deepEqual(tokens, r.tokens);
+      // DELIVERY_INTERVAL in native/src/addon/addon.cpp; a step that takes longer is delivered as it ends, and then
+      // deliveries are that far apart anyway; the last one comes with the end of generation
+      assert.ok(deliveries <= wallMs / 40 + 2, `${deliveries} deliveries of 600 tokens in ${wallMs.toFixed(0)} ms`);
+    });
+
     it(`${mode}: follows a GBNF grammar and a JSON schema`, async () => {
       const engine = await randomEngine();
       const prompt = randomPrompt(21, 12);
