@@ -517,7 +517,7 @@ private:
             // Tokens go to the JS thread in batches: a step's tokens together (a DFlash step accepts several), and
             // while steps are shorter than DELIVERY_INTERVAL, at most one delivery per interval. Each delivery wakes
             // the JS thread (a cross-thread hop, the callbacks, an HTTP write): one per token cost a small model's
-            // stream 4.7 % of the generating thread's CPU at 8k tokens, batched 2.0 % (the endpointStream bench). A
+            // stream 5.1 % of the generating thread's CPU at 8k tokens, batched 2.0 % (the endpointStream bench). A
             // token waits the interval plus one step at most; a slower model's steps are delivered as they end.
             struct Queued {
                 int32_t token;
