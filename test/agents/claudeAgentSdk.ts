@@ -5,14 +5,12 @@
 // runs in the working folder, and its second quotes the listing, in which the file this test put there must appear.
 // Run by test/agents/claude-agent-sdk.sh, which installs the pinned SDK and cuts the network off.
 // Usage: node --import tsx test/agents/claudeAgentSdk.ts TOOLS_DIR
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { startEndpoint } from "../helpers/endpoint";
-import { describeCounts, requestCounts } from "./requests";
-import { PROBE } from "./suite";
+import { claudeEnv } from "./claudeEnv";
+import type { ClientRun } from "./client";
+import { PROBE, runSuite } from "./suite";
 
 // room for the 32000 max_tokens Claude Code asks of a model it does not know, beside its ~4.4k-token prompt
 const CONTEXT = 65536;
@@ -35,6 +33,10 @@ interface Message {
 interface Sdk {
   query(params: { prompt: string; options: object }): AsyncIterable<Message>;
 }
+/** The SDK's messages; exit 1 when the SDK threw (its Claude Code exited abnormally). */
+interface SdkRun extends ClientRun {
+  messages: Message[];
+}
 
 const blocks = (m: Message): Block[] => (Array.isArray(m.message?.content) ? m.message.content : []);
 const textOf = (content: unknown): string =>
@@ -53,71 +55,48 @@ function problem(messages: Message[]): string | null {
   return null;
 }
 
-async function main(): Promise<number> {
-  const tools = process.argv[2];
-  if (!tools) throw new Error("usage: claudeAgentSdk.ts TOOLS_DIR");
-  const entry = createRequire(join(tools, "package.json")).resolve("@anthropic-ai/claude-agent-sdk");
-  const sdk = (await import(pathToFileURL(entry).href)) as Sdk;
-  const scratch = mkdtempSync(join(tmpdir(), "cts-agent-sdk-"));
-  const workdir = join(scratch, "work");
-  mkdirSync(workdir);
-  writeFileSync(join(workdir, PROBE), "");
+async function query(sdk: Sdk, url: string, home: string, workdir: string): Promise<SdkRun> {
   const started = Date.now();
-  const endpoint = await startEndpoint(["--context", String(CONTEXT)], { viaCli: true });
   const messages: Message[] = [];
   let stderr = "";
-  let requests: Map<string, number>;
+  const options = {
+    cwd: workdir,
+    model: "demo-random",
+    systemPrompt: "You are a concise assistant. Use the Bash tool to look at the working folder.",
+    tools: ["Bash"],
+    allowedTools: ["Bash(ls)"],
+    settingSources: [],
+    maxTurns: 4,
+    // the SDK's env replaces the process's
+    env: claudeEnv(url, home),
+    stderr: (data: string) => (stderr += data),
+  };
+  let exitCode = 0;
   try {
-    const options = {
-      cwd: workdir,
-      model: "demo-random",
-      systemPrompt: "You are a concise assistant. Use the Bash tool to look at the working folder.",
-      tools: ["Bash"],
-      allowedTools: ["Bash(ls)"],
-      settingSources: [],
-      maxTurns: 4,
-      // the SDK's env replaces the process's: only what the run needs, the endpoint as its API
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: scratch,
-        ANTHROPIC_BASE_URL: endpoint.url,
-        ANTHROPIC_API_KEY: "dummy",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        DISABLE_AUTOUPDATER: "1",
-      },
-      stderr: (data: string) => (stderr += data),
-    };
-    try {
-      for await (const m of sdk.query({ prompt: "Which files are here?", options })) messages.push(m);
-    } catch (e) {
-      // the SDK throws when its Claude Code exits abnormally: reported as the run's last message
-      messages.push({ type: "error", result: e instanceof Error ? e.message : String(e) });
-    }
-    requests = await requestCounts(endpoint.url, "/v1/messages");
-  } finally {
-    await endpoint.stop();
-    rmSync(scratch, { recursive: true, force: true });
+    for await (const m of sdk.query({ prompt: "Which files are here?", options })) messages.push(m);
+  } catch (e) {
+    // the SDK throws when its Claude Code exits abnormally: reported as the run's last message
+    messages.push({ type: "error", result: e instanceof Error ? e.message : String(e) });
+    exitCode = 1;
   }
-  const failure = problem(messages);
-  const result = messages.find((m) => m.type === "result");
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(
-    `[claude-agent-sdk] --context ${CONTEXT} runs ls and quotes it: ${failure ? "FAIL" : "ok"} in ${seconds} s (${result?.num_turns ?? "?"} turns, /v1/messages ${describeCounts(requests)})`,
-  );
-  console.log(`[claude-agent-sdk]   result: ${JSON.stringify((result?.result ?? "").slice(0, 200))}`);
-  for (const line of endpoint.stderr.split("\n").filter((l) => / \/v1\/messages /.test(l)))
-    console.log(`[claude-agent-sdk]   endpoint: ${line}`);
-  if (failure) {
-    console.log(`[claude-agent-sdk]   ${failure}`);
-    if (stderr) console.log(`[claude-agent-sdk]   its stderr: ${stderr.slice(-1500)}`);
-  }
-  return failure ? 1 : 0;
+  return { exitCode, stdout: "", stderr, seconds: (Date.now() - started) / 1000, messages };
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error(`[claude-agent-sdk] ${e instanceof Error ? e.stack : String(e)}`);
-    process.exit(1);
+const tools = process.argv[2];
+if (!tools) throw new Error("usage: claudeAgentSdk.ts TOOLS_DIR");
+const entry = createRequire(join(tools, "package.json")).resolve("@anthropic-ai/claude-agent-sdk");
+const sdk = import(pathToFileURL(entry).href) as Promise<Sdk>;
+const result = (run: SdkRun) => run.messages.find((m) => m.type === "result");
+
+runSuite<SdkRun>("claude-agent-sdk", "/v1/messages", [
+  {
+    context: CONTEXT,
+    expect: "runs ls and quotes it",
+    run: async (url, home, workdir) => query(await sdk, url, home, workdir),
+    check: (run) => {
+      const failure = problem(run.messages);
+      return failure && run.stderr ? `${failure}; its stderr: ${run.stderr.slice(-1500)}` : failure;
+    },
+    answer: (run) => `${result(run)?.num_turns ?? "?"} turns: ${result(run)?.result ?? ""}`,
   },
-);
+]);

@@ -11,6 +11,7 @@
 // Run by test/agents/claude-code.sh, which installs the pinned Claude Code and cuts the network off.
 // Usage: node --import tsx test/agents/claudeCode.ts CLAUDE_BINARY [CONTEXT…]
 import assert from "node:assert/strict";
+import { claudeEnv } from "./claudeEnv";
 import { type ClientRun, runClient } from "./client";
 import { PROBE, RUN_TIMEOUT_MS, runSuite, type Scenario } from "./suite";
 
@@ -53,12 +54,7 @@ const SCENARIOS: Omit<Scenario<ClaudeRun>, "run" | "answer">[] = [
 
 async function claude(binary: string, url: string, home: string, workdir: string): Promise<ClaudeRun> {
   const env = {
-    PATH: process.env.PATH ?? "",
-    HOME: home,
-    ANTHROPIC_BASE_URL: url,
-    ANTHROPIC_API_KEY: "dummy",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
+    ...claudeEnv(url, home),
     // A first answer waits for the CPU to prefill ~53k tokens, which on a busy machine takes longer than Claude Code
     // waits: 10 minutes for a request, and 5 for a stream's next event (the endpoint's keep-alive comments are not
     // events). Past them it aborts and retries, and only the prompt cache makes the retries progress.
