@@ -4,17 +4,13 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { endpointTokenizerSource } from "../../../client/src/endpoint/tokenizer";
 import type { TokenizerSource } from "../../../client/src/gguf/modelBinding";
 import { loadGGUFTokenizer } from "../../../client/src/gguf/tokenizer";
-import { PreviewController } from "../../../client/src/preview/controller";
-import { dialectEngines } from "../../../client/src/preview/engines/engine";
-import { builtinScenarios } from "../../../client/src/preview/model/scenarios";
-import type { EngineView, HostMessage, PreviewState } from "../../../client/src/preview/protocol";
+import type { EngineView, PreviewState } from "../../../client/src/preview/protocol";
 import { startEndpoint, type EndpointProcess } from "../../helpers/endpoint";
+import { recordedPreview } from "../../helpers/preview";
 
 const CHAT = "<|im_start|>user\nHéllo 😀 world<|im_end|>\n<|im_start|>assistant\n";
 
@@ -64,16 +60,8 @@ describe("the endpoint's tokenizer", () => {
 
 describe("the preview without a bound GGUF", () => {
   it("counts with the running endpoint's tokenizer, and says how to get one once it stops", async () => {
-    const posted: HostMessage[] = [];
     let running: TokenizerSource | null = endpointTokenizerSource("endpoint: demo", async () => ({ url: endpoint.url }));
-    const c = new PreviewController({
-      transport: { post: (m) => posted.push(m), onMessage: () => ({ dispose() {} }) },
-      host: { reveal() {}, copy() {}, diff() {}, saveScenario() {}, log() {} },
-      engines: dialectEngines(),
-      scenarios: builtinScenarios(readFileSync(join(__dirname, "../../../templates/scenarios.json"), "utf8")),
-      debounceMs: 0,
-      endpointTokenizer: () => running,
-    });
+    const { controller: c, posted } = recordedPreview({ debounceMs: 0, endpointTokenizer: () => running });
     const reference = async (done: (e: EngineView) => boolean): Promise<EngineView> => {
       // until the column settles, however long a loaded machine takes
       for (;;) {

@@ -2,24 +2,19 @@
 // renders → /v1/completions on a real endpoint (demo models) → raw output and llama.cpp's parse of it;
 // and the same scenario as a chat request.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { QWEN3_CHAT_TEMPLATE } from "../../../native/testModels/chatTemplate";
 import { EndpointClient } from "../../../client/src/endpoint/http";
-import { PreviewController } from "../../../client/src/preview/controller";
 import { dialectEngines, REFERENCE_ENGINE } from "../../../client/src/preview/engines/engine";
-import { builtinScenarios } from "../../../client/src/preview/model/scenarios";
-import type { HostMessage, ModelOutputView } from "../../../client/src/preview/protocol";
+import type { ModelOutputView } from "../../../client/src/preview/protocol";
 import { chatRequestOf, renderPrompt } from "../../../client/src/testAgainstModel/prompt";
 import { runModelTest, type ModelTest } from "../../../client/src/testAgainstModel/run";
 import { postJson, startEndpoint, type EndpointProcess } from "../../helpers/endpoint";
 import { HANG_GUARD_MS } from "../../helpers/hangGuard";
+import { recordedPreview } from "../../helpers/preview";
 
-const root = join(__dirname, "../../..");
-const BUILTIN = builtinScenarios(readFileSync(join(root, "templates/scenarios.json"), "utf8"));
 const NOW = { year: 2026, month: 1, day: 15, hour: 9, minute: 30, second: 0, microsecond: 0 };
 const QWEN3_TOKENS = { bosToken: "", eosToken: "<|im_end|>" };
 /** The reference dialect in process: the extension's runs in a helper (isolatedRenders.test.ts tests that one). */
@@ -33,19 +28,10 @@ after(() => endpoint.stop());
 
 /** The preview controller showing `text` with `scenario` (a fake webview transport), as the command finds it. */
 function preview(text: string, scenario: string) {
-  const posted: HostMessage[] = [];
-  let listener: (raw: unknown) => void = () => {};
-  const c = new PreviewController({
-    transport: { post: (m) => posted.push(m), onMessage: (l) => ((listener = l), { dispose() {} }) },
-    host: { reveal() {}, copy() {}, diff() {}, saveScenario() {}, log() {} },
-    engines: dialectEngines(),
-    scenarios: BUILTIN,
-    debounceMs: 10,
-    clock: () => NOW,
-  });
+  const { controller: c, posted, send } = recordedPreview({ clock: () => NOW });
   c.showTemplate({ uri: "file:///t.jinja", name: "t.jinja", text, model: null });
-  listener({ type: "selectScenario", id: `built-in:${scenario}` });
-  return { c, posted, send: (raw: unknown) => listener(raw) };
+  send({ type: "selectScenario", id: `built-in:${scenario}` });
+  return { c, posted, send };
 }
 
 async function modelTest(mode: ModelTest["mode"], scenario: string, maxTokens = 24): Promise<ModelTest> {

@@ -4,13 +4,11 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { boundModel } from "../../../client/src/gguf/binding";
 import { loadGGUFTokenizer } from "../../../client/src/gguf/tokenizer";
-import { PreviewController } from "../../../client/src/preview/controller";
-import { dialectEngines } from "../../../client/src/preview/engines/engine";
-import { builtinScenarios } from "../../../client/src/preview/model/scenarios";
-import type { HostMessage, PreviewUpdate } from "../../../client/src/preview/protocol";
+import type { PreviewUpdate } from "../../../client/src/preview/protocol";
 import { readFileSync, writeFileSync } from "node:fs";
 import { tempDir } from "../../helpers/gguf";
 import { writeVocabGGUF } from "../../helpers/ggufVocab";
+import { recordedPreview } from "../../helpers/preview";
 import { gguf } from "../../../server/src/gguf/writer";
 
 const tmp = tempDir("token-count");
@@ -66,14 +64,7 @@ describe("a template bound to a GGUF", () => {
   });
 
   it("the preview renders with the file's bos/eos and shows the token count of each output", async () => {
-    const posted: HostMessage[] = [];
-    const c = new PreviewController({
-      transport: { post: (m) => posted.push(m), onMessage: () => ({ dispose() {} }) },
-      host: { reveal() {}, copy() {}, diff() {}, saveScenario() {}, log() {} },
-      engines: dialectEngines(),
-      scenarios: builtinScenarios(readFileSync(join(__dirname, "../../../templates/scenarios.json"), "utf8")),
-      debounceMs: 0,
-    });
+    const { controller: c, posted } = recordedPreview({ debounceMs: 0 });
     c.showTemplate({ uri: "gguf-template:/x", name: "x", text: "{{ bos_token }}hello{{ eos_token }}", model: boundModel(file).binding });
     let ref;
     // until the count arrives, however long a loaded machine takes

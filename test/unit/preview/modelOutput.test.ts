@@ -1,16 +1,11 @@
 // The preview's model output pane: its messages (checked on both sides), the controller's part, and the
 // markup the webview shows.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, test } from "node:test";
-import { PreviewController, type PreviewHost } from "../../../client/src/preview/controller";
-import { dialectEngines } from "../../../client/src/preview/engines/engine";
-import { builtinScenarios } from "../../../client/src/preview/model/scenarios";
-import { parseHostMessage, parseWebviewMessage, type HostMessage, type ModelOutputView } from "../../../client/src/preview/protocol";
+import type { PreviewHost } from "../../../client/src/preview/controller";
+import { parseHostMessage, parseWebviewMessage, type ModelOutputView } from "../../../client/src/preview/protocol";
 import { modelOutputHtml } from "../../../client/src/preview/webview/modelOutput";
-
-const BUILTIN = builtinScenarios(readFileSync(join(__dirname, "../../../templates/scenarios.json"), "utf8"));
+import { recordedPreview } from "../../helpers/preview";
 
 const VIEW: ModelOutputView = {
   mode: "completion",
@@ -26,16 +21,8 @@ const VIEW: ModelOutputView = {
 };
 
 function controller(host: Partial<PreviewHost> = {}) {
-  const posted: HostMessage[] = [];
-  let listener: (raw: unknown) => void = () => {};
-  const c = new PreviewController({
-    transport: { post: (m) => posted.push(m), onMessage: (l) => ((listener = l), { dispose() {} }) },
-    host: { reveal() {}, copy() {}, diff() {}, saveScenario() {}, log() {}, ...host },
-    engines: dialectEngines(),
-    scenarios: BUILTIN,
-    debounceMs: 10,
-  });
-  return { c, posted, send: (raw: unknown) => listener(raw) };
+  const { controller: c, posted, send } = recordedPreview({ host });
+  return { c, posted, send };
 }
 
 describe("model output messages", () => {
